@@ -1,0 +1,75 @@
+"""Reading and checking the environment variables the settings are built from.
+
+Each failure names the variable, because the person reading it is starting a service,
+not reading a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from urllib.parse import urlparse
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+
+
+def env_flag(name: str, default: bool = False) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    word = raw.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be one of 1/0, true/false, yes/no, on/off; got {raw!r}."
+    )
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number; got {raw!r}.") from None
+
+
+def database_from_url(url: str) -> dict[str, Any]:
+    """A Django DATABASES entry from DATABASE_URL; only PostgreSQL and SQLite are supported."""
+    parsed = urlparse(url)
+    if parsed.scheme not in {"postgres", "postgresql", "sqlite"}:
+        raise ImproperlyConfigured(
+            "DATABASE_URL must look like postgres://user@host:5432/dbname "
+            f"(or sqlite:///path); got scheme {parsed.scheme or 'none'!r}."
+        )
+    if parsed.scheme != "sqlite" and not (parsed.hostname and parsed.path.strip("/")):
+        raise ImproperlyConfigured(
+            "DATABASE_URL must name a host and a database, like postgres://user@host:5432/dbname."
+        )
+    try:
+        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=600))
+    except Exception as error:  # the parser raises several types for one cause: a bad URL
+        raise ImproperlyConfigured(f"DATABASE_URL could not be read: {error}") from None
+    if parsed.scheme != "sqlite":
+        # Persistent connections need a liveness check so a restarted server does not
+        # surface as an error on the first request after it.
+        config["CONN_HEALTH_CHECKS"] = True
+    return config
+
+
+def checked_redis_url(url: str) -> str:
+    parsed = urlparse(url)
+    if parsed.scheme not in {"redis", "rediss"} or not parsed.hostname:
+        raise ImproperlyConfigured(f"REDIS_URL must look like redis://host:6379/0; got {url!r}.")
+    try:
+        parsed.port  # noqa: B018 - raises ValueError on a non-numeric port
+    except ValueError:
+        raise ImproperlyConfigured(f"REDIS_URL has an invalid port: {url!r}.") from None
+    return url

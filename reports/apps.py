@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class ReportsConfig(AppConfig):
+    """Shift accounting and the end-of-shift cashier and audit reports."""
+
+    name = "reports"
+    default_auto_field = "django.db.models.BigAutoField"

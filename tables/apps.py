@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class TablesConfig(AppConfig):
+    """The floor and the games: tables, rounds, the event log and the services that write it."""
+
+    name = "tables"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,1 @@
+"""The demo floor a newcomer sees after `make run`."""

@@ -1,0 +1,24 @@
+"""python manage.py seed_demo: the demo floor and one login per role. Idempotent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from tables.demo.users import ensure_demo_users
+
+
+class Command(BaseCommand):
+    help = "Create the demo floor and one demo user per role (prints the logins)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if settings.CASINO_ENV == "production":
+            raise CommandError("seed_demo creates known passwords and is refused in production.")
+        with transaction.atomic():
+            logins = ensure_demo_users()
+        self.stdout.write("Demo logins (username / password / role):")
+        for login in logins:
+            self.stdout.write(f"  {login.username:<10} {login.password:<15} {login.role}")
