@@ -1,0 +1,1 @@
+"""SHOE-LINK/1 codec: pure bytes in, values out. No clock, no randomness, no port."""
