@@ -19,15 +19,22 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tables.engine.errors import InvalidInputError
-from tables.engine.poker.cards import RANK_VALUES, SUIT_INDEXES, parse_card, rank_of, suit_of
+from tables.engine.poker import hand_tables
+from tables.engine.poker.cards import (
+    CARD_INTS,
+    RANK_KEY_SHIFT,
+    RANK_VALUES,
+    SUIT_INDEXES,
+    parse_card,
+)
 from tables.engine.poker.ranking import (
     FLUSH,
     STRAIGHT_FLUSH,
     category_index,
     category_name,
     significant_ranks,
-    strength_by_rules,
 )
+from tables.engine.poker.table_codec import decode_uints
 
 __all__ = ["HandValue", "best_hand", "parse_card", "strength_of"]
 
@@ -41,9 +48,41 @@ class HandValue:
     cards: tuple[str, ...] = field(compare=False)
 
 
+_UNSUITED: dict[int, int] = dict(
+    zip(
+        decode_uints(hand_tables.UNSUITED_KEYS).tolist(),
+        decode_uints(hand_tables.UNSUITED_STRENGTHS).tolist(),
+        strict=True,
+    )
+)
+_FLUSH: tuple[int, ...] = tuple(decode_uints(hand_tables.FLUSH_STRENGTHS).tolist())
+_RANK_BIT: dict[int, int] = {
+    card: 1 << (RANK_VALUES[code[0]] - 2) for code, card in CARD_INTS.items()
+}
+
+# Each card carries a 4-bit counter for its suit in the low 16 bits. Adding 3 to every counter
+# carries into its top bit exactly when that suit has five or more cards.
+_SUIT_THRESHOLD = 0x3333
+_SUIT_OVERFLOW = 0x8888
+
+
 def strength_of(cards: Sequence[int]) -> int:
-    """The strength of the best five of 5 to 7 distinct parsed cards (no validation)."""
-    return strength_by_rules((rank_of(card), suit_of(card)) for card in cards)
+    """The strength of the best five of 5 to 7 distinct parsed cards (no validation).
+
+    One sum gives both the rank multiset and the suit counts; without a flush the answer is one
+    dictionary lookup. With a flush, no quads or full house can exist among seven cards, so the
+    flush suit's ranks alone decide.
+    """
+    total = sum(cards)
+    flush = (total + _SUIT_THRESHOLD) & _SUIT_OVERFLOW
+    if not flush:
+        return _UNSUITED[total >> RANK_KEY_SHIFT]
+    suit_unit = flush >> 3
+    ranks = 0
+    for card in cards:
+        if card & suit_unit:
+            ranks |= _RANK_BIT[card]
+    return _FLUSH[ranks]
 
 
 def best_hand(cards: Iterable[str]) -> HandValue:
