@@ -1,0 +1,63 @@
+"""Which engine plays which game: the one seam between the services and the pure engines.
+
+A binding adapts an engine to what the services need (settings, commands from JSON, the
+live and audit views, and where the current round stands). Tests may register their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tables.engine.errors import InvalidInputError
+from tables.engine.game import Game
+
+ROUND_NONE = "none"
+ROUND_OPEN = "open"
+ROUND_SETTLED = "settled"
+ROUND_CLOSED = "closed"
+ROUND_VOIDED = "voided"
+ROUND_FINISHED = frozenset({ROUND_CLOSED, ROUND_VOIDED})
+
+
+@dataclass(frozen=True)
+class GameBinding:
+    key: str
+    engine: Game[Any, Any]
+    # Validates a settings mapping and returns it complete (defaults filled in).
+    parse_settings: Callable[[Mapping[str, Any]], dict[str, Any]]
+    command_from_json: Callable[[str, Mapping[str, Any]], Any]
+    open_round_command: Callable[[int], Any]
+    live_view: Callable[[Any], dict[str, Any]]
+    audit_view: Callable[[Any], dict[str, Any]]
+    # One of the ROUND_* words above, for the round the state is in (or last was in).
+    round_status: Callable[[Any], str]
+
+
+_REGISTRY: dict[str, GameBinding] = {}
+_LOADERS: dict[str, Callable[[], GameBinding]] = {}
+
+
+def register(binding: GameBinding) -> None:
+    _REGISTRY[binding.key] = binding
+
+
+def register_loader(key: str, loader: Callable[[], GameBinding]) -> None:
+    """Engines register lazily so that importing the services stays cheap."""
+    _LOADERS[key] = loader
+
+
+def unregister(key: str) -> None:
+    _REGISTRY.pop(key, None)
+
+
+def binding_for(game_key: str) -> GameBinding:
+    if game_key not in _REGISTRY and game_key in _LOADERS:
+        register(_LOADERS[game_key]())
+    try:
+        return _REGISTRY[game_key]
+    except KeyError:
+        raise InvalidInputError(
+            f"No engine plays the game {game_key!r} on this floor.", code="unknown_game"
+        ) from None

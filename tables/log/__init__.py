@@ -1,0 +1,1 @@
+"""The event log's pure parts: canonical JSON and the hash chain."""

@@ -1,0 +1,24 @@
+"""python manage.py rebuild_projections --table NAME: rebuild round rows and alerts from the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tables.models import Table
+from tables.services.rebuild import rebuild_projections
+
+
+class Command(BaseCommand):
+    help = "Rebuild a table's projections (rounds, alerts) from its event log."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--table", required=True, help="the table's name")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        table = Table.objects.filter(name=options["table"]).first()
+        if table is None:
+            raise CommandError(f"There is no table named {options['table']!r}.")
+        rebuilt = rebuild_projections(table_id=table.pk)
+        self.stdout.write(f"{table.name}: {rebuilt} rounds rebuilt from the log")

@@ -1,0 +1,19 @@
+"""The floor's data: tables, rounds, the event log and its projections."""
+
+from tables.models.alerts import Alert
+from tables.models.corrections import CorrectionRequest
+from tables.models.floor import DealerAssignment, Seat, Table
+from tables.models.idempotency import IdempotencyRecord
+from tables.models.log import TableEvent
+from tables.models.rounds import Round
+
+__all__ = [
+    "Alert",
+    "CorrectionRequest",
+    "DealerAssignment",
+    "IdempotencyRecord",
+    "Round",
+    "Seat",
+    "Table",
+    "TableEvent",
+]

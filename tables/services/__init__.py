@@ -1,0 +1,1 @@
+"""Services: the only code that writes table state (lock, replay, decide, append, project)."""

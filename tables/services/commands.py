@@ -1,0 +1,108 @@
+"""table_command: run one engine command on a table, the way every writer does.
+
+Lock the table row, load the engine state, let the engine decide, append the events with
+the next seq and chained hash, update the projections, and publish a change notice on commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from tables import games
+from tables.engine.errors import NotAllowedNowError
+from tables.models import Round, Table, TableEvent
+from tables.services import engine_state, live
+from tables.services.append import NewFact, append_facts
+from tables.services.projections import project_alerts, project_round
+
+
+@dataclass(frozen=True)
+class CommandOutcome:
+    table: Table
+    round: Round | None
+    events: list[TableEvent]
+    state: Any
+
+
+def lock_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotAllowedNowError("There is no such table.", code="table_not_found") from None
+
+
+def current_round(table: Table) -> Round | None:
+    return (
+        Round.objects.filter(table=table, status__in=(Round.Status.OPEN, Round.Status.SETTLED))
+        .order_by("-number")
+        .first()
+    )
+
+
+def table_command(
+    *,
+    table_id: int,
+    command: Any,
+    actor: AbstractBaseUser | None,
+    source: str,
+    occurred_at: datetime | None = None,
+    idempotency_key: str | None = None,
+    preamble: tuple[NewFact, ...] = (),
+) -> CommandOutcome:
+    """Decide and record `command` on the table. Takes the table row lock.
+
+    Raises the engine's RuleError (nothing recorded) when the rules refuse the command.
+    `preamble` facts (an approval, say) are appended just before the engine's events.
+    """
+    with transaction.atomic():
+        table = lock_table(table_id)
+        binding = games.binding_for(table.game)
+        state = engine_state.current_state(table)
+        events = binding.engine.decide(state, command)
+        for event in events:
+            state = binding.engine.evolve(state, event)
+        round_ = current_round(table)
+        facts = [*preamble, *(NewFact(event.type, dict(event.data)) for event in events)]
+        rows = record(table, round_, facts, actor, source, occurred_at, idempotency_key)
+        if round_ is not None:
+            project_round(round_, state, rows, table)
+        engine_state.remember(table, state)
+        return CommandOutcome(table=table, round=round_, events=rows, state=state)
+
+
+def record(
+    table: Table,
+    round_: Round | None,
+    facts: list[NewFact],
+    actor: AbstractBaseUser | None,
+    source: str,
+    occurred_at: datetime | None,
+    idempotency_key: str | None,
+) -> list[TableEvent]:
+    """Append, project alerts, save the head, and publish after commit. Lock held by caller."""
+    if not facts:
+        return []
+    rows = append_facts(
+        table=table,
+        round_=round_,
+        facts=facts,
+        actor=actor,
+        source=source,
+        occurred_at=occurred_at,
+        idempotency_key=idempotency_key,
+    )
+    table.save(update_fields=["head_seq", "head_hash"])
+    project_alerts(table, rows)
+    notice = {
+        "table": table.pk,
+        "seq": table.head_seq,
+        "round": round_.number if round_ else None,
+        "types": [row.type for row in rows],
+    }
+    transaction.on_commit(lambda: live.publish(table.pk, notice))
+    return rows

@@ -1,0 +1,116 @@
+"""Services for the floor: create, open and close tables, assign dealers, open rounds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from tables import games
+from tables.engine.errors import InvalidInputError, NotAllowedNowError
+from tables.models import DealerAssignment, Round, Seat, Table, TableEvent
+from tables.services.append import NewFact
+from tables.services.commands import (
+    CommandOutcome,
+    current_round,
+    lock_table,
+    record,
+    table_command,
+)
+
+SYSTEM = TableEvent.Source.SYSTEM
+TABLET = TableEvent.Source.TABLET
+
+
+def table_create(
+    *,
+    name: str,
+    game: str,
+    seat_count: int,
+    settings: Mapping[str, Any] | None = None,
+    actor: AbstractBaseUser | None = None,
+) -> Table:
+    """Create a table with settings validated by its game's engine; the first fact on its log."""
+    binding = games.binding_for(game)
+    complete_settings = binding.parse_settings(settings or {})
+    with transaction.atomic():
+        try:
+            table = Table.objects.create(
+                name=name, game=game, seat_count=seat_count, settings=complete_settings
+            )
+        except IntegrityError:
+            raise InvalidInputError(
+                f"A table named {name!r} already exists.", code="table_name_taken"
+            ) from None
+        Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(1, seat_count + 1))
+        table = lock_table(table.pk)
+        payload = {"name": name, "game": game, "seat_count": seat_count}
+        payload["settings"] = complete_settings
+        record(table, None, [NewFact("table.created", payload)], actor, SYSTEM, None, None)
+    return table
+
+
+def table_set_status(*, table_id: int, status: str, actor: AbstractBaseUser) -> Table:
+    """Open or close a table (the custody counts live in the reports app). Locks the table."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if table.status == status:
+            raise NotAllowedNowError(
+                f"The table is already {status}.", code=f"table_already_{status}"
+            )
+        if status == Table.Status.CLOSED and current_round(table) is not None:
+            raise NotAllowedNowError(
+                "Finish or void the round in play before closing the table.", code="round_in_play"
+            )
+        table.status = status
+        table.save(update_fields=["status"])
+        record(table, None, [NewFact(f"table.{status}", {})], actor, SYSTEM, None, None)
+    return table
+
+
+def dealer_assign(
+    *, table_id: int, dealer: AbstractBaseUser, by: AbstractBaseUser
+) -> DealerAssignment:
+    """Put a dealer on a table, ending their spell anywhere else. Locks the table."""
+    now = timezone.now()
+    with transaction.atomic():
+        table = lock_table(table_id)
+        DealerAssignment.objects.filter(dealer=dealer, ended_at__isnull=True).update(ended_at=now)
+        assignment = DealerAssignment.objects.create(
+            dealer=dealer, table=table, assigned_by=by, started_at=now
+        )
+        fact = NewFact("dealer.assigned", {"dealer": dealer.get_username()})
+        record(table, None, [fact], by, SYSTEM, now, None)
+    return assignment
+
+
+def round_open(
+    *,
+    table_id: int,
+    actor: AbstractBaseUser | None,
+    source: str = TABLET,
+    idempotency_key: str | None = None,
+) -> CommandOutcome:
+    """Open the next round on an open table with no round in play. Locks the table."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise NotAllowedNowError("Open the table before starting a round.", code="table_closed")
+        if current_round(table) is not None:
+            raise NotAllowedNowError(
+                "A round is already in play at this table.", code="round_in_play"
+            )
+        last = Round.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
+        Round.objects.create(table=table, number=last + 1, opened_at=timezone.now())
+        command = games.binding_for(table.game).open_round_command(last + 1)
+        return table_command(
+            table_id=table.pk,
+            command=command,
+            actor=actor,
+            source=source,
+            idempotency_key=idempotency_key,
+        )
