@@ -1,0 +1,1 @@
+"""Pure report builders: each returns a plain, JSON-ready report document (a dict)."""

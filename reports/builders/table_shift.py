@@ -1,0 +1,202 @@
+"""The table shift report: one table's custody, figures, rounds and alerts for one shift."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from reports.builders.document import Document, ReportContext, json_ready, report_header
+from reports.builders.inputs import Alert, TableInfo
+from reports.custody import Closer, Credit, CustodyLedger, Fill, Opener, chips_total
+from reports.figures import (
+    RoundSummary,
+    RoundTotals,
+    hold_percent,
+    quantise,
+    summarise_rounds,
+    table_win,
+    theoretical_win,
+)
+
+
+def build_table_shift_report(
+    *,
+    context: ReportContext,
+    table: TableInfo,
+    ledger: CustodyLedger,
+    rounds: Iterable[RoundSummary],
+    house_edge: Fraction | Decimal | None,
+    alerts: Sequence[Alert],
+    watermark: Mapping[str, int],
+    allow_provisional: bool = True,
+) -> Document:
+    """``house_edge`` is the game's exact edge under this table's settings (house-banked only)."""
+    totals = summarise_rounds(rounds)
+    closer_or_opener = ledger.closer or ledger.opener
+    header = report_header(
+        "table_shift",
+        context,
+        watermark=watermark,
+        provisional_reasons=_open_custody(ledger),
+        signatures=(
+            ("dealer", closer_or_opener.dealer if closer_or_opener else None),
+            ("pit_boss", closer_or_opener.pit_boss if closer_or_opener else None),
+        ),
+        allow_provisional=allow_provisional,
+    )
+    document = {
+        **header,
+        "table": {"id": table.table_id, "name": table.name, "game": table.game},
+        "custody": _custody_section(ledger),
+        "figures": _figures_section(table, ledger, totals, house_edge),
+        "rounds": rounds_section(totals),
+        "alerts": [_alert_row(alert) for alert in sorted(alerts, key=lambda a: a.raised_at)],
+    }
+    ready: Document = json_ready(document)
+    return ready
+
+
+def _open_custody(ledger: CustodyLedger) -> list[str]:
+    """Why the custody is not final yet; a table never opened this shift is complete as it is."""
+    if ledger.opener is None:
+        return []
+    reasons = []
+    if ledger.closer is None:
+        reasons.append("no_closer")
+    if ledger.drop is None:
+        reasons.append("drop_not_counted")
+    return reasons
+
+
+def _custody_section(ledger: CustodyLedger) -> dict[str, Any]:
+    return {
+        "opener": _inventory(ledger.opener),
+        "closer": _inventory(ledger.closer),
+        "fills": [_slip_row(ledger, slip) for slip in ledger.fills],
+        "credits": [_slip_row(ledger, slip) for slip in ledger.credits],
+        "fills_total": ledger.fills_total,
+        "credits_total": ledger.credits_total,
+        "buy_ins": {"count": len(ledger.buy_ins), "total": ledger.estimated_drop},
+        "counted_drop": (
+            {"amount": ledger.drop.amount, "counted_by": ledger.drop.counted_by}
+            if ledger.drop
+            else None
+        ),
+    }
+
+
+def _inventory(count: Opener | Closer | None) -> dict[str, Any] | None:
+    if count is None:
+        return None
+    return {
+        "chips": _chips(count.chips),
+        "total": chips_total(count.chips),
+        "dealer": count.dealer,
+        "pit_boss": count.pit_boss,
+        "carried_over": isinstance(count, Opener) and count.carried_over,
+    }
+
+
+def _slip_row(ledger: CustodyLedger, slip: Fill | Credit) -> dict[str, Any]:
+    void = ledger.void_of("fill" if isinstance(slip, Fill) else "credit", slip.slip_number)
+    return {
+        "slip_number": slip.slip_number,
+        "chips": _chips(slip.chips),
+        "total": chips_total(slip.chips),
+        "requested_by": slip.requested_by,
+        "cashier": slip.issued_by if isinstance(slip, Fill) else slip.received_by,
+        "confirmed_by": slip.confirmed_by,
+        "void": (
+            {
+                "reason": void.reason,
+                "requested_by": void.requested_by,
+                "approved_by": void.approved_by,
+            }
+            if void
+            else None
+        ),
+    }
+
+
+def _figures_section(
+    table: TableInfo,
+    ledger: CustodyLedger,
+    totals: RoundTotals,
+    house_edge: Fraction | Decimal | None,
+) -> dict[str, Any]:
+    drop, drop_source = _drop(ledger)
+    win = _custody_win(ledger, drop) if table.house_banked else None
+    edge = Fraction(house_edge) if table.house_banked and house_edge is not None else None
+    theoretical = theoretical_win(totals.handle, edge) if edge is not None else None
+    return {
+        "drop": drop,
+        "drop_source": drop_source,
+        "estimated_drop": ledger.estimated_drop,
+        "win": win,
+        "hold_percent": hold_percent(win, drop) if win is not None else None,
+        "revenue": win if table.house_banked else totals.rake_total,
+        "house_edge_percent": quantise(edge * 100, 4) if edge is not None else None,
+        "theoretical_win": quantise(theoretical) if theoretical is not None else None,
+        "actual_win": totals.house_net,
+        "actual_less_theoretical": (
+            quantise(totals.house_net - theoretical) if theoretical is not None else None
+        ),
+    }
+
+
+def _drop(ledger: CustodyLedger) -> tuple[int, str]:
+    """The counted drop is final; until it is entered the buy-ins stand in for it."""
+    if ledger.drop is not None:
+        return ledger.drop.amount, "counted"
+    return ledger.estimated_drop, "estimated"
+
+
+def _custody_win(ledger: CustodyLedger, drop: int) -> int | None:
+    if ledger.opener is None:
+        return 0 if ledger.closer is None else None
+    if ledger.closer is None:
+        return None
+    return table_win(
+        drop=drop,
+        opener=chips_total(ledger.opener.chips),
+        closer=chips_total(ledger.closer.chips),
+        fills=ledger.fills_total,
+        credits=ledger.credits_total,
+    )
+
+
+def rounds_section(totals: RoundTotals) -> dict[str, Any]:
+    return {
+        "hands_played": totals.hands_played,
+        "rounds_voided": totals.rounds_voided,
+        "boxes_played": totals.boxes_played,
+        "handle": totals.handle,
+        "payouts_by_class": {
+            name: {"count": total.count, "amount": total.amount}
+            for name, total in totals.payouts_by_class.items()
+        },
+        "payouts_total": totals.payouts_total,
+        "pushes": totals.pushes,
+        "busts": totals.busts,
+        "breakage": quantise(totals.breakage),
+        "rake_by_pot": [
+            {"pot": "main" if index == 0 else f"side {index}", "rake": rake}
+            for index, rake in enumerate(totals.rake_by_pot)
+        ],
+        "rake_total": totals.rake_total,
+    }
+
+
+def _alert_row(alert: Alert) -> dict[str, Any]:
+    return {
+        "kind": alert.kind,
+        "raised_at": alert.raised_at,
+        "round": alert.round_id,
+        "message": alert.message,
+    }
+
+
+def _chips(chips: Mapping[int, int]) -> dict[str, int]:
+    return {str(denomination): count for denomination, count in sorted(chips.items())}

@@ -1,0 +1,187 @@
+"""Hand-computed shifts shared by the report tests. Every figure is worked out in the comments."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from fractions import Fraction
+
+from reports.builders.document import Document, ReportContext
+from reports.builders.inputs import Alert, TableInfo
+from reports.builders.table_shift import build_table_shift_report
+from reports.custody import (
+    BuyIn,
+    Closer,
+    Credit,
+    CustodyFact,
+    CustodyLedger,
+    DropCounted,
+    Fill,
+    Opener,
+    SlipType,
+    SlipVoided,
+    fold_custody,
+    new_ledger,
+)
+from reports.figures import Payout, RoundSummary
+
+CHIPS = (1, 5, 25, 100)
+SERIES: dict[SlipType, range] = {"fill": range(1001, 1011), "credit": range(501, 511)}
+SHIFT_ENDS_AT = datetime(2026, 3, 11, 5, 0, tzinfo=UTC)
+AFTER_THE_SHIFT = datetime(2026, 3, 11, 5, 10, tzinfo=UTC)
+
+MESA_1 = TableInfo("T1", "Mesa 1", "siete_y_medio")
+STUD_2 = TableInfo("T2", "Stud 2", "stud")
+MESA_3 = TableInfo("T3", "Mesa 3", "siete_y_medio")
+MESA_4 = TableInfo("T4", "Mesa 4", "siete_y_medio")
+
+
+def context(*, generated_at: datetime = AFTER_THE_SHIFT, version: int = 1) -> ReportContext:
+    return ReportContext(
+        gaming_day=date(2026, 3, 10),
+        shift="night",
+        generated_at=generated_at,
+        shift_ends_at=SHIFT_ENDS_AT,
+        version=version,
+    )
+
+
+def ledger(table: str, *facts: CustodyFact) -> CustodyLedger:
+    return fold_custody(new_ledger(table, CHIPS, slip_series=SERIES), facts)
+
+
+def fill(number: int, chips: dict[int, int]) -> Fill:
+    return Fill(number, chips, requested_by="pablo", issued_by="carla", confirmed_by="dana")
+
+
+def mesa_1_facts() -> tuple[CustodyFact, ...]:
+    """Opener 3350, fills 1500 (slip 1002 void), credit 500, buy-ins 2250, closer 2685,
+    counted drop 2400: win = 2400 + 2685 + 500 - 3350 - 1500 = 735; hold 735/2400 = 30.625 %."""
+    return (
+        Opener({100: 20, 25: 40, 5: 60, 1: 50}, dealer="dana", pit_boss="pablo"),
+        fill(1001, {100: 10, 25: 20}),
+        fill(1002, {25: 8}),
+        SlipVoided("fill", 1002, "written for the wrong table", "pablo", "mara"),
+        Credit(501, {100: 5}, requested_by="pablo", received_by="carla", confirmed_by="dana"),
+        BuyIn(300),
+        BuyIn(1200),
+        BuyIn(750),
+        Closer({100: 12, 25: 50, 5: 40, 1: 35}, dealer="dana", pit_boss="pablo"),
+        DropCounted(2400, counted_by="team-b"),
+    )
+
+
+def mesa_1_rounds() -> list[RoundSummary]:
+    """Handle 175, payouts 40 + 37 + 30 = 107, house net -20 - 37 = -57, breakage 0.50."""
+    return [
+        RoundSummary(
+            "r1",
+            handle=100,
+            house_net=-20,
+            boxes=3,
+            payouts=(Payout("real", 40), Payout("puntaje", 30)),
+            busts=1,
+        ),
+        RoundSummary(
+            "r2",
+            handle=75,
+            house_net=-37,
+            boxes=2,
+            payouts=(Payout("siete_y_medio", 37),),
+            pushes=1,
+            breakage=Fraction(1, 2),
+        ),
+        RoundSummary("r3", handle=60, house_net=0, boxes=2, voided=True),
+    ]
+
+
+MESA_1_ALERT = Alert(
+    "T1",
+    "payout_mismatch",
+    datetime(2026, 3, 10, 23, 15, tzinfo=UTC),
+    "Box 3 was paid 35; the rules say 37.",
+    "r2",
+)
+
+
+def mesa_1_report(
+    *, ctx: ReportContext | None = None, facts: tuple[CustodyFact, ...] = ()
+) -> Document:
+    """Theoretical win 175 x 3 % = 5.25; actual -57, so actual less theoretical is -62.25."""
+    return build_table_shift_report(
+        context=ctx or context(),
+        table=MESA_1,
+        ledger=ledger("T1", *(facts or mesa_1_facts())),
+        rounds=mesa_1_rounds(),
+        house_edge=Fraction(3, 100),
+        alerts=[MESA_1_ALERT],
+        watermark={"T1": 412},
+    )
+
+
+def stud_2_report() -> Document:
+    """Rake 3 + 1 and 2: revenue 6. Buy-ins 250 + 150 = 400, counted drop 400."""
+    facts = (
+        Opener({5: 100}, dealer="dora", pit_boss="pablo"),
+        BuyIn(250),
+        BuyIn(150),
+        Closer({5: 100}, dealer="dora", pit_boss="pablo"),
+        DropCounted(400, counted_by="team-b"),
+    )
+    hands = [
+        RoundSummary("h1", handle=80, house_net=4, boxes=4, rake_by_pot=(3, 1)),
+        RoundSummary("h2", handle=40, house_net=2, boxes=3, rake_by_pot=(2,)),
+        RoundSummary("h3", handle=6, house_net=0, boxes=3),
+    ]
+    return build_table_shift_report(
+        context=context(),
+        table=STUD_2,
+        ledger=ledger("T2", *facts),
+        rounds=hands,
+        house_edge=None,
+        alerts=[],
+        watermark={"T2": 97},
+    )
+
+
+def mesa_3_facts() -> tuple[CustodyFact, ...]:
+    """No activity: opener 1000, closer 1000, counted drop 0, so win 0 and no hold."""
+    return (
+        Opener({25: 40}, dealer="dino", pit_boss="pablo"),
+        Closer({25: 40}, dealer="dino", pit_boss="pablo"),
+        DropCounted(0, counted_by="team-b"),
+    )
+
+
+def mesa_3_report() -> Document:
+    return build_table_shift_report(
+        context=context(),
+        table=MESA_3,
+        ledger=ledger("T3", *mesa_3_facts()),
+        rounds=[],
+        house_edge=Fraction(3, 100),
+        alerts=[],
+        watermark={"T3": 2},
+    )
+
+
+def mesa_4_facts() -> tuple[CustodyFact, ...]:
+    """A losing shift: win = 200 + 200 + 0 - 1000 - 500 = -1100; hold -1100/200 = -550 %."""
+    return (
+        Opener({100: 10}, dealer="dana", pit_boss="pablo"),
+        fill(1003, {100: 5}),
+        BuyIn(200),
+        Closer({100: 2}, dealer="dana", pit_boss="pablo"),
+        DropCounted(200, counted_by="team-b"),
+    )
+
+
+def mesa_4_report() -> Document:
+    return build_table_shift_report(
+        context=context(),
+        table=MESA_4,
+        ledger=ledger("T4", *mesa_4_facts()),
+        rounds=[],
+        house_edge=Fraction(3, 100),
+        alerts=[],
+        watermark={"T4": 30},
+    )
