@@ -1,0 +1,207 @@
+"""Commands: one frozen record per dealer or pit-boss action. `type` is the name on the wire.
+
+Card fields hold the text as entered or read (validated by decide, so `8O` is refused with
+`invalid_card` there); None stands for a face-down card the tablet does not know yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class StartRound:
+    type: ClassVar[str] = "start_round"
+
+
+@dataclass(frozen=True)
+class PlaceWager:
+    type: ClassVar[str] = "place_wager"
+    box: int
+    amount: int
+    seat: int | None = None  # defaults to the box's own seat
+
+
+@dataclass(frozen=True)
+class ChangeWager:
+    type: ClassVar[str] = "change_wager"
+    box: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class CancelWager:
+    type: ClassVar[str] = "cancel_wager"
+    box: int
+
+
+@dataclass(frozen=True)
+class RecordCard:
+    """A card that left the shoe. `target` is what the tablet says it is for, if it says."""
+
+    type: ClassVar[str] = "record_card"
+    card: str | None
+    physical_id: str | None = None
+    source: str = "tablet"
+    face_up: bool | None = None  # None: as the rules deal it; True/False: as it was seen dealt
+    target: str | None = None  # None (whoever is due), "box", "bank" or "burn"
+    box: int | None = None  # with target "box"
+
+
+@dataclass(frozen=True)
+class RequestDraw:
+    type: ClassVar[str] = "request_draw"
+    box: int
+    face_down: bool = False
+
+
+@dataclass(frozen=True)
+class Stand:
+    type: ClassVar[str] = "stand"
+    box: int
+
+
+@dataclass(frozen=True)
+class Reveal:
+    type: ClassVar[str] = "reveal"
+    box: int
+    card: str | None = None  # required when the face-down card is unknown (tablet)
+
+
+@dataclass(frozen=True)
+class DeclareBust:
+    type: ClassVar[str] = "declare_bust"
+    box: int
+    card: str | None = None  # the face-down card, when the tablet does not know it yet
+
+
+@dataclass(frozen=True)
+class SitOut:
+    """With `exposed_player_card = player_option`: take the stake back after an exposed card."""
+
+    type: ClassVar[str] = "sit_out"
+    box: int
+
+
+@dataclass(frozen=True)
+class RevealBank:
+    type: ClassVar[str] = "reveal_bank"
+    card: str | None = None
+
+
+@dataclass(frozen=True)
+class BankStand:
+    type: ClassVar[str] = "bank_stand"
+
+
+@dataclass(frozen=True)
+class IdentifyCard:
+    """Enter an unknown face-down card at settlement; `box` None means the bank's card."""
+
+    type: ClassVar[str] = "identify_card"
+    box: int | None
+    card: str
+
+
+@dataclass(frozen=True)
+class CorrectHeldCard:
+    """The shoe misread a card and held the round: the dealer enters the true card."""
+
+    type: ClassVar[str] = "correct_held_card"
+    card: str
+    requested_by: str
+    approved_by: str
+
+
+@dataclass(frozen=True)
+class RecordPayout:
+    """What the dealer actually paid (+) or collected (-) on a box, net of the stake."""
+
+    type: ClassVar[str] = "record_payout"
+    box: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class Reshuffle:
+    type: ClassVar[str] = "reshuffle"
+
+
+@dataclass(frozen=True)
+class CutCard:
+    type: ClassVar[str] = "cut_card"
+
+
+@dataclass(frozen=True)
+class VoidRound:
+    type: ClassVar[str] = "void_round"
+    reason: str
+    requested_by: str
+    approved_by: str
+
+
+@dataclass(frozen=True)
+class VoidBox:
+    type: ClassVar[str] = "void_box"
+    box: int
+    reason: str
+    requested_by: str
+    approved_by: str
+
+
+@dataclass(frozen=True)
+class UpdateSettings:
+    type: ClassVar[str] = "update_settings"
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+Command = (
+    StartRound
+    | PlaceWager
+    | ChangeWager
+    | CancelWager
+    | RecordCard
+    | RequestDraw
+    | Stand
+    | Reveal
+    | DeclareBust
+    | SitOut
+    | RevealBank
+    | BankStand
+    | IdentifyCard
+    | CorrectHeldCard
+    | RecordPayout
+    | Reshuffle
+    | CutCard
+    | VoidRound
+    | VoidBox
+    | UpdateSettings
+)
+
+COMMAND_TYPES: dict[str, type[Command]] = {
+    cls.type: cls
+    for cls in (
+        StartRound,
+        PlaceWager,
+        ChangeWager,
+        CancelWager,
+        RecordCard,
+        RequestDraw,
+        Stand,
+        Reveal,
+        DeclareBust,
+        SitOut,
+        RevealBank,
+        BankStand,
+        IdentifyCard,
+        CorrectHeldCard,
+        RecordPayout,
+        Reshuffle,
+        CutCard,
+        VoidRound,
+        VoidBox,
+        UpdateSettings,
+    )
+}
