@@ -1,0 +1,214 @@
+"""`evolve(state, event)`: apply one recorded fact to a Stud hand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from tables.engine.game import Event
+from tables.engine.stud.betting import apply_action
+from tables.engine.stud.dealing import open_dealing, third_street_queue
+from tables.engine.stud.showdown import showdown_finished, showdown_order
+from tables.engine.stud.state import (
+    AWARDING,
+    BETTING,
+    COMMUNITY,
+    COMPLETE,
+    DEALING,
+    KILLED,
+    SHOWDOWN,
+    UP,
+    VOIDED,
+    Betting,
+    SeatState,
+    StreetRecord,
+    StudState,
+)
+
+Data = Mapping[str, Any]
+
+
+def evolve(state: StudState, event: Event) -> StudState:
+    try:
+        apply = _APPLIERS[event.type]
+    except KeyError:
+        raise ValueError(f"Not a Stud event: {event.type}") from None
+    return apply(state, event.data)
+
+
+def _hand_started(state: StudState, data: Data) -> StudState:
+    seats = tuple(
+        SeatState(
+            seat=s["seat"], player_id=s["player_id"], start_stack=s["stack"], stack=s["stack"]
+        )
+        for s in data["seats"]
+        if s["seat"] in data["dealt_in"]
+    )
+    fresh = StudState(state.settings, street=3, seats=seats, sitting_out=tuple(data["sitting_out"]))
+    return replace(fresh, phase=DEALING, deal_queue=third_street_queue(fresh))
+
+
+def _ante_posted(state: StudState, data: Data) -> StudState:
+    seat = state.seat(data["seat"])
+    amount = data["amount"]
+    return state.with_seat(
+        replace(seat, stack=seat.stack - amount, committed=seat.committed + amount)
+    )
+
+
+def _drawn(state: StudState, card: str | None) -> StudState:
+    known = state.known_cards | {card} if card is not None else state.known_cards
+    return replace(state, drawn=state.drawn + 1, known_cards=known, burn_open=False)
+
+
+def _card_dealt(state: StudState, data: Data) -> StudState:
+    card = data["card"]
+    seat = state.seat(data["seat"])
+    if data["face"] == UP:
+        seat = replace(seat, up=(*seat.up, card))
+    else:
+        seat = replace(seat, down=(*seat.down, card))
+    state = _drawn(state.with_seat(seat), card)
+    return replace(
+        state, deal_queue=state.deal_queue[1:], fourth_dealt=state.fourth_dealt or state.street >= 4
+    )
+
+
+def _community_dealt(state: StudState, data: Data) -> StudState:
+    state = _drawn(state, data["card"])
+    return replace(
+        state,
+        community=(*state.community, data["card"]),
+        deal_queue=tuple(d for d in state.deal_queue if d.seat != COMMUNITY),
+        fourth_dealt=True,
+    )
+
+
+def _card_burned(state: StudState, data: Data) -> StudState:
+    state = _drawn(state, data["card"])
+    return replace(state, burns=(*state.burns, data["card"]))
+
+
+def _card_dead(state: StudState, data: Data) -> StudState:
+    state = replace(_drawn(state, data["card"]), burn_open=state.burn_open)
+    return replace(state, dead_cards=(*state.dead_cards, data["card"]))
+
+
+def _street_opened(state: StudState, data: Data) -> StudState:
+    street, actor = data["street"], data["first_to_act"]
+    if not data["betting"]:
+        betting = Betting(street, data["bet_size"], actor, None, (), ())
+        return replace(state, phase=BETTING, betting=betting)
+    if street == 3:
+        pending: tuple[int, ...] = (actor,)
+        may_raise: tuple[int, ...] = ()
+    else:
+        pending = tuple(s.seat for s in state.clockwise_from(actor) if s.can_bet)
+        may_raise = pending
+    betting = Betting(
+        street=street,
+        size=data["bet_size"],
+        first_actor=actor,
+        to_act=actor,
+        pending=pending,
+        may_raise=may_raise,
+        big_option=data["open_pair"],
+        bring_in_seat=data["bring_in"],
+        bring_in_due=street == 3,
+        bring_in_may_fold=data["bring_in_may_fold"],
+    )
+    return replace(state, phase=BETTING, betting=betting)
+
+
+def _action_taken(state: StudState, data: Data) -> StudState:
+    return apply_action(state, data["seat"], dict(data))
+
+
+def _betting_closed(state: StudState, data: Data) -> StudState:
+    for returned in data["returned"]:
+        seat = state.seat(returned["seat"])
+        amount = returned["amount"]
+        state = state.with_seat(
+            replace(seat, stack=seat.stack + amount, committed=seat.committed - amount)
+        )
+    betting = state.betting
+    assert betting is not None
+    record = StreetRecord(betting.street, betting.first_actor, betting.last_aggressor)
+    seats = tuple(replace(s, street_bet=0) for s in state.seats)
+    state = replace(state, seats=seats, streets=(*state.streets, record), betting=None)
+    if len(state.in_hand()) <= 1:
+        return replace(state, phase=AWARDING)
+    if betting.street == 7:
+        state = replace(state, phase=SHOWDOWN, must_show=any(s.all_in for s in state.seats))
+        return _maybe_finish_showdown(replace(state, showdown_order=showdown_order(state)))
+    return open_dealing(state, betting.street + 1)
+
+
+def _maybe_finish_showdown(state: StudState) -> StudState:
+    if state.phase == SHOWDOWN and showdown_finished(state):
+        return replace(state, phase=AWARDING)
+    return state
+
+
+def _hand_shown(state: StudState, data: Data) -> StudState:
+    seat = state.seat(data["seat"])
+    down = tuple(data["down_cards"])
+    known = state.known_cards | set(down)
+    state = replace(state.with_seat(replace(seat, down=down, shown=True)), known_cards=known)
+    return _maybe_finish_showdown(state)
+
+
+def _hand_mucked(state: StudState, data: Data) -> StudState:
+    seat = state.seat(data["seat"])
+    return _maybe_finish_showdown(state.with_seat(replace(seat, mucked=True)))
+
+
+def _hand_killed(state: StudState, data: Data) -> StudState:
+    number = data["seat"]
+    state = state.with_seat(replace(state.seat(number), status=KILLED))
+    queue = tuple(d for d in state.deal_queue if d.seat != number)
+    state = replace(state, deal_queue=queue)
+    betting = state.betting
+    if betting is not None:
+        pending = tuple(s for s in betting.pending if s != number)
+        to_act = betting.to_act
+        if to_act == number:
+            to_act = next((s.seat for s in state.clockwise_from(number) if s.seat in pending), None)
+        may_raise = tuple(s for s in betting.may_raise if s != number)
+        state = replace(
+            state, betting=replace(betting, pending=pending, to_act=to_act, may_raise=may_raise)
+        )
+    if state.phase == DEALING and len(state.in_hand()) <= 1:
+        return replace(state, phase=AWARDING)
+    return _maybe_finish_showdown(state)
+
+
+def _pots_awarded(state: StudState, data: Data) -> StudState:
+    for payout in data["payouts"]:
+        seat = state.seat(payout["seat"])
+        state = state.with_seat(replace(seat, stack=seat.stack + payout["amount"]))
+    return replace(state, phase=COMPLETE, result=dict(data))
+
+
+def _hand_voided(state: StudState, data: Data) -> StudState:
+    seats = tuple(replace(s, stack=s.start_stack, committed=0, street_bet=0) for s in state.seats)
+    return replace(state, seats=seats, phase=VOIDED, void_reason=data["reason"], betting=None)
+
+
+_APPLIERS: dict[str, Callable[[StudState, Data], StudState]] = {
+    "hand.started": _hand_started,
+    "ante.posted": _ante_posted,
+    "card.dealt": _card_dealt,
+    "card.community": _community_dealt,
+    "card.burned": _card_burned,
+    "card.dead": _card_dead,
+    "street.opened": _street_opened,
+    "action.taken": _action_taken,
+    "betting.closed": _betting_closed,
+    "hand.shown": _hand_shown,
+    "hand.mucked": _hand_mucked,
+    "hand.killed": _hand_killed,
+    "pots.awarded": _pots_awarded,
+    "hand.voided": _hand_voided,
+}

@@ -1,0 +1,133 @@
+"""What must hold after every hand: chips conserved, legal actions, replay, no card twice."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from tables.engine.game import Event
+from tables.engine.stud.betting import options
+from tables.engine.stud.evolve import evolve
+from tables.engine.stud.state import COMPLETE, StudState
+from tables.engine.stud.table import StudTable
+
+CARD_EVENTS = ("card.dealt", "card.burned", "card.community", "card.dead")
+
+
+@dataclass
+class Tally:
+    hands: int = 0
+    showdowns: int = 0
+    community_card_hands: int = 0
+    side_pots: int = 0
+    split_pots: int = 0
+    odd_chip_pots: int = 0
+    all_in_hands: int = 0
+    hands_won_on_third: int = 0
+    unknown_hole_card_hands: int = 0
+    rake_total: int = 0
+    chips_start: int = 0
+    chips_end: int = 0
+    commands: int = 0
+    checks: Counter[str] = field(default_factory=Counter)
+    violations: list[str] = field(default_factory=list)
+
+    def check(self, name: str, holds: bool, detail: str = "") -> None:
+        self.checks[name] += 1
+        if not holds:
+            self.violations.append(f"hand {self.hands}: {name} {detail}".strip())
+
+
+def check_hand(table: StudTable, stacks: dict[int, int], tally: Tally) -> None:
+    state = table.state
+    tally.check("hand_completes", state.phase == COMPLETE, f"stopped in {state.phase}")
+    if state.result is None:
+        return
+    result = state.result
+    _check_money(state, stacks, result, tally)
+    _check_cards(state, table.events, tally)
+    _check_replay(table, tally)
+    _count(state, result, tally)
+
+
+def _check_money(
+    state: StudState, stacks: dict[int, int], result: dict[str, Any], tally: Tally
+) -> None:
+    start = sum(stacks.values())
+    end = sum(s.stack for s in state.seats) + sum(stacks[n] for n in state.sitting_out)
+    rake = int(result["rake_total"])
+    tally.chips_start += start
+    tally.chips_end += end
+    tally.rake_total += rake
+    tally.check("chips_conserved", start == end + rake, f"{start} != {end} + {rake}")
+    in_pots = sum(pot["amount"] for pot in result["pots"])
+    committed = sum(s.committed for s in state.seats)
+    tally.check("pots_hold_every_committed_chip", in_pots == committed, f"{in_pots}/{committed}")
+    cap = state.settings.rake_cap
+    tally.check("rake_within_cap", cap is None or rake <= cap, str(rake))
+    tally.check("no_rake_without_fourth_street", state.fourth_dealt or rake == 0, str(rake))
+    tally.check("stacks_never_negative", all(s.stack >= 0 for s in state.seats))
+    for pot in result["pots"]:
+        winners = {share["seat"] for share in pot["shares"]}
+        tally.check("winners_eligible", winners <= set(pot["eligible"]), str(pot))
+        paid = sum(share["amount"] for share in pot["shares"])
+        tally.check("pot_paid_in_full", paid + pot["rake"] == pot["amount"], str(pot))
+
+
+def _check_cards(state: StudState, events: list[Event], tally: Tally) -> None:
+    seen = [e.data["card"] for e in events if e.type in CARD_EVENTS and e.data["card"]]
+    for event in events:
+        if event.type == "hand.shown":
+            hidden_then = [c for c in event.data["down_cards"] if c not in seen]
+            seen.extend(hidden_then)
+    tally.check("no_card_twice", len(seen) == len(set(seen)), str(Counter(seen).most_common(1)))
+    for seat in state.seats:
+        if seat.shown:
+            count = len(seat.down) + len(seat.up) + len(state.community)
+            tally.check("seven_cards_at_showdown", count == 7, f"seat {seat.seat}: {count}")
+
+
+def _check_replay(table: StudTable, tally: Tally) -> None:
+    """Replaying the log reproduces the state, and every action was legal and in turn then."""
+    state = table.initial
+    for event in table.events:
+        if event.type == "action.taken":
+            _check_action(state, event, tally)
+        state = evolve(state, event)
+    tally.check("replay_reproduces_state", state == table.state)
+
+
+def _check_action(state: StudState, event: Event, tally: Tally) -> None:
+    data = event.data
+    betting = state.betting
+    assert betting is not None
+    if data["out_of_turn"]:
+        tally.check("only_folds_out_of_turn", data["action"] == "fold")
+        return
+    tally.check("action_in_turn", betting.to_act == data["seat"], str(data))
+    legal = {(o.kind, o.to) for o in options(state, data["seat"])}
+    tally.check("action_legal", (data["action"], data["to"]) in legal, str(data))
+    if data["full"] and not data["all_in"]:
+        base = betting.full_level if betting.count else 0
+        sizes = {state.settings.small_bet} if betting.street <= 4 else {state.settings.big_bet}
+        if betting.big_option:
+            sizes.add(state.settings.big_bet)
+        if betting.street == 4 and betting.size == state.settings.big_bet:
+            sizes = {state.settings.big_bet}
+        tally.check("fixed_limit_size", data["to"] - base in sizes, str(data))
+        heads_up = len(state.can_bet()) <= 2 and state.settings.heads_up_uncapped
+        within_cap = betting.count < state.settings.raise_cap + 1
+        tally.check("raise_cap", within_cap or heads_up, str(data))
+
+
+def _count(state: StudState, result: dict[str, Any], tally: Tally) -> None:
+    tally.showdowns += len(result["hands"]) >= 2
+    tally.community_card_hands += bool(state.community)
+    tally.side_pots += max(0, len(result["pots"]) - 1)
+    for pot in result["pots"]:
+        amounts = [share["amount"] for share in pot["shares"]]
+        tally.split_pots += len(amounts) > 1
+        tally.odd_chip_pots += len(set(amounts)) > 1
+    tally.all_in_hands += any(s.committed == s.start_stack for s in state.seats)
+    tally.hands_won_on_third += not state.fourth_dealt

@@ -1,0 +1,151 @@
+"""Play whole hands through the engine with random or calling players, checking invariants.
+
+The random source comes in as an argument; every command goes through `decide`, so a
+simulated hand obeys exactly the rules a live table does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+from tables.engine.poker.cards import ALL_CODES
+from tables.engine.stud.betting import Option, options
+from tables.engine.stud.commands import Action, AwardPots, Burn, Command, Muck, RecordCard, Show
+from tables.engine.stud.invariants import Tally, check_hand
+from tables.engine.stud.settings import StudSettings
+from tables.engine.stud.showdown import next_to_show
+from tables.engine.stud.state import AWARDING, BETTING, DEALING, DOWN, SHOWDOWN, StudState
+from tables.engine.stud.table import StudTable
+
+POLICIES = ("random", "calling-station")
+DEFAULT_SETTINGS: dict[str, Any] = {"small_bet": 10, "rake_percent": "5", "rake_cap": 30}
+MAX_COMMANDS_PER_HAND = 1000
+
+
+def simulate(
+    hands: int,
+    players: int,
+    policy: str,
+    rng: Random,
+    settings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Play `hands` complete hands and return the tallies and every invariant checked."""
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
+    if not 2 <= players <= 8:
+        raise ValueError("Stud is played by two to eight players")
+    stud_settings = StudSettings.from_mapping(settings or DEFAULT_SETTINGS)
+    tally = Tally()
+    for _ in range(hands):
+        tally.hands += 1
+        play_hand(stud_settings, players, policy, rng, tally)
+    return report(tally, policy, players, stud_settings)
+
+
+def report(tally: Tally, policy: str, players: int, settings: StudSettings) -> dict[str, Any]:
+    return {
+        "policy": policy,
+        "players": players,
+        "settings": settings.to_mapping(),
+        "hands": tally.hands,
+        "showdowns": tally.showdowns,
+        "community_card_hands": tally.community_card_hands,
+        "side_pots": tally.side_pots,
+        "split_pots": tally.split_pots,
+        "odd_chip_pots": tally.odd_chip_pots,
+        "all_in_hands": tally.all_in_hands,
+        "hands_won_on_third": tally.hands_won_on_third,
+        "unknown_hole_card_hands": tally.unknown_hole_card_hands,
+        "rake_total": tally.rake_total,
+        "chips_start": tally.chips_start,
+        "chips_end": tally.chips_end,
+        "commands": tally.commands,
+        "invariants": {name: {"checked": count} for name, count in sorted(tally.checks.items())},
+        "violations": tally.violations,
+        "ok": not tally.violations,
+    }
+
+
+def starting_stacks(settings: StudSettings, players: int, rng: Random) -> dict[int, int]:
+    """Short and uneven stacks, so that all-ins, side pots and split pots happen often."""
+    stacks = {}
+    for seat in range(1, players + 1):
+        if rng.random() < 0.4:
+            chips = rng.randint(1, 3 * settings.small_bet // settings.chip)
+        else:
+            chips = rng.randint(5 * settings.small_bet, 40 * settings.small_bet) // settings.chip
+        stacks[seat] = chips * settings.chip
+    return stacks
+
+
+def play_hand(settings: StudSettings, players: int, policy: str, rng: Random, tally: Tally) -> None:
+    table = StudTable(settings)
+    stacks = starting_stacks(settings, players, rng)
+    table.start(stacks)
+    deck = rng.sample(ALL_CODES, len(ALL_CODES))
+    hidden = rng.random() < 0.3  # tablet entry: face-down cards unknown until shown
+    tally.unknown_hole_card_hands += hidden
+    truth: dict[int, list[str]] = {}
+    choose = _station if policy == "calling-station" else _random_choice
+    for _ in range(MAX_COMMANDS_PER_HAND):
+        command = _next_command(table.state, deck, truth, hidden, rng, choose)
+        if command is None:
+            break
+        table.apply(command)
+        tally.commands += 1
+    check_hand(table, stacks, tally)
+
+
+def _next_command(
+    state: StudState,
+    deck: list[str],
+    truth: dict[int, list[str]],
+    hidden: bool,
+    rng: Random,
+    choose: Callable[[tuple[Option, ...], Random], Option],
+) -> Command | None:
+    if state.phase == DEALING:
+        if state.burn_open and rng.random() < 0.9:
+            return Burn(deck.pop(), source="simulation")
+        due = state.deal_queue[0]
+        card = deck.pop()
+        if due.face == DOWN:
+            truth.setdefault(due.seat, []).append(card)
+            if hidden:
+                return RecordCard(None, source="simulation")
+        return RecordCard(card, source="simulation")
+    if state.phase == BETTING and state.betting is not None and state.betting.to_act is not None:
+        seat = state.betting.to_act
+        option = choose(options(state, seat), rng)
+        return Action(option.kind, seat, option.to)
+    if state.phase == SHOWDOWN:
+        return _showdown_command(state, truth, hidden, rng)
+    if state.phase == AWARDING:
+        return AwardPots()
+    return None
+
+
+def _showdown_command(
+    state: StudState, truth: dict[int, list[str]], hidden: bool, rng: Random
+) -> Command:
+    seat = next_to_show(state)
+    assert seat is not None
+    live = sum(1 for s in state.in_hand() if s.live)
+    if not state.must_show and live > 1 and rng.random() < 0.15:
+        return Muck(seat)
+    return Show(seat, tuple(truth[seat]) if hidden else ())
+
+
+def _random_choice(legal: tuple[Option, ...], rng: Random) -> Option:
+    weights = {"fold": 1, "check": 4, "call": 4, "bring_in": 3, "complete": 1}
+    return rng.choices(legal, [weights.get(o.kind, 2) for o in legal])[0]
+
+
+def _station(legal: tuple[Option, ...], rng: Random) -> Option:
+    for kind in ("bring_in", "check", "call"):
+        for option in legal:
+            if option.kind == kind:
+                return option
+    return legal[0]
