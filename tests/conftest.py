@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -82,3 +83,25 @@ def client_for(api: APIClient):  # type: ignore[no-untyped-def]
         return client
 
     return sign_in
+
+
+@pytest.fixture
+def tally_game() -> Any:
+    """Register the test-only tally game with the services for the duration of a test."""
+    from tables import games
+    from tests.tables.tally_game import BINDING
+
+    games.register(BINDING)
+    yield BINDING
+    games.unregister(BINDING.key)
+
+
+@pytest.fixture
+def tally_table(db: None, tally_game: Any, pit_boss_paula: User) -> Any:
+    from tables.models import Table
+    from tables.services.floor import table_create, table_set_status
+
+    table = table_create(name="T1", game="tally", seat_count=2, settings={"max_add": 100})
+    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss_paula)
+    table.refresh_from_db()
+    return table

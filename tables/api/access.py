@@ -1,0 +1,23 @@
+"""Who may act at which table: a dealer only at the table they are assigned to."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from rest_framework.exceptions import PermissionDenied
+
+from tables import roles
+from tables.models import DealerAssignment, Table
+
+
+def check_can_act_at(user: AbstractBaseUser | AnonymousUser, table: Table) -> None:
+    """Pit bosses act at any table; a dealer only at their current assignment."""
+    if roles.has_role(user, roles.PIT_BOSS):
+        return
+    if (
+        roles.has_role(user, roles.DEALER)
+        and DealerAssignment.objects.filter(
+            dealer_id=user.pk, table=table, ended_at__isnull=True
+        ).exists()
+    ):
+        return
+    raise PermissionDenied("You are not assigned to this table.")

@@ -1,0 +1,87 @@
+"""Input and output shapes of the table API (no business logic here)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tables.models import Alert, CorrectionRequest, Table, TableEvent
+
+
+class TableSerializer(serializers.ModelSerializer[Table]):
+    class Meta:
+        model = Table
+        fields = ("id", "name", "game", "status", "seat_count", "settings", "head_seq")
+
+
+class TableCreateSerializer(serializers.Serializer[None]):
+    name = serializers.CharField(max_length=64)
+    game = serializers.ChoiceField(choices=Table.Game.choices)
+    seat_count = serializers.IntegerField(min_value=1, max_value=10)
+    settings = serializers.DictField(required=False, default=dict)
+
+
+class CommandSerializer(serializers.Serializer[None]):
+    type = serializers.CharField(max_length=64)
+    data = serializers.DictField(required=False, default=dict)
+
+
+class EventSerializer(serializers.ModelSerializer[TableEvent]):
+    round = serializers.IntegerField(source="round.number", allow_null=True, default=None)
+    actor = serializers.CharField(source="actor.username", allow_null=True, default=None)
+
+    class Meta:
+        model = TableEvent
+        fields = (
+            "seq", "round", "type", "payload", "schema_version", "actor", "source",
+            "occurred_at", "recorded_at", "idempotency_key", "prev_hash", "hash",
+        )  # fmt: skip
+
+
+class AppendedEventSerializer(serializers.ModelSerializer[TableEvent]):
+    """What a write returns about its events: no payload, which may hold a face-down card."""
+
+    class Meta:
+        model = TableEvent
+        fields = ("seq", "type")
+
+
+class CorrectionRequestSerializer(serializers.Serializer[None]):
+    command = CommandSerializer()
+    reason = serializers.CharField(max_length=2000)
+
+
+class CorrectionDecisionSerializer(serializers.Serializer[None]):
+    note = serializers.CharField(max_length=2000, required=False, default="", allow_blank=True)
+
+
+class CorrectionSerializer(serializers.ModelSerializer[CorrectionRequest]):
+    table = serializers.CharField(source="table.name")
+    round = serializers.IntegerField(source="round.number", allow_null=True, default=None)
+    requested_by = serializers.CharField(source="requested_by.username")
+    decided_by = serializers.CharField(source="decided_by.username", allow_null=True, default=None)
+
+    class Meta:
+        model = CorrectionRequest
+        fields = (
+            "id", "table", "round", "command", "reason", "status", "requested_by",
+            "requested_at", "decided_by", "decided_at", "decision_note",
+        )  # fmt: skip
+
+
+class AlertSerializer(serializers.ModelSerializer[Alert]):
+    table = serializers.CharField(source="table.name")
+    round = serializers.IntegerField(source="round.number", allow_null=True, default=None)
+    acknowledged_by = serializers.CharField(
+        source="acknowledged_by.username", allow_null=True, default=None
+    )
+
+    class Meta:
+        model = Alert
+        fields = (
+            "id", "table", "round", "code", "message", "details", "raised_at",
+            "acknowledged_by", "acknowledged_at",
+        )  # fmt: skip
+
+
+class AssignDealerSerializer(serializers.Serializer[None]):
+    dealer = serializers.CharField(max_length=150)

@@ -1,0 +1,180 @@
+"""Tables: list, create, open/close, assign a dealer, open a round, run a command, read the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tables import games, selectors
+from tables.api.access import check_can_act_at
+from tables.api.idempotency import run_idempotently
+from tables.api.permissions import IsAuditor, IsFloorStaff, IsPitBoss
+from tables.api.serializers import (
+    AppendedEventSerializer,
+    AssignDealerSerializer,
+    CommandSerializer,
+    EventSerializer,
+    TableCreateSerializer,
+    TableSerializer,
+)
+from tables.engine.errors import InvalidInputError
+from tables.models import Table, TableEvent
+from tables.services import floor
+from tables.services.commands import CommandOutcome, table_command
+
+ERRORS = {
+    400: OpenApiResponse(description="Malformed request (uniform error body)"),
+    403: OpenApiResponse(description="Not allowed for this role or table"),
+    409: OpenApiResponse(description="The rules refuse it now; nothing recorded"),
+    422: OpenApiResponse(description="Invalid input; nothing recorded"),
+}
+
+
+def outcome_body(outcome: CommandOutcome) -> dict[str, Any]:
+    return {
+        "table": TableSerializer(outcome.table).data,
+        "round": outcome.round.number if outcome.round else None,
+        "events": AppendedEventSerializer(outcome.events, many=True).data,
+        "state": games.binding_for(outcome.table.game).live_view(outcome.state),
+    }
+
+
+def valid(serializer_class: type, request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class TableListView(APIView):
+    permission_classes = (IsPitBoss,)
+
+    def get_permissions(self) -> list[Any]:
+        return [IsFloorStaff()] if self.request.method == "GET" else super().get_permissions()
+
+    @extend_schema(summary="List the tables", responses=TableSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(TableSerializer(Table.objects.all(), many=True).data)
+
+    @extend_schema(
+        summary="Create a table (pit boss)",
+        request=TableCreateSerializer,
+        responses={201: TableSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        data = valid(TableCreateSerializer, request)
+        table = floor.table_create(actor=request.user, **data)
+        return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
+
+
+class TableDetailView(APIView):
+    permission_classes = (IsFloorStaff,)
+
+    @extend_schema(summary="A table and its live state (no face-down card, ever)")
+    def get(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get(table_id)
+        body = {"table": TableSerializer(table).data, "state": selectors.table_live_view(table)}
+        return Response(body)
+
+
+class TableStatusView(APIView):
+    permission_classes = (IsPitBoss,)
+    new_status = Table.Status.OPEN
+
+    @extend_schema(request=None, responses={200: TableSerializer, **ERRORS})
+    def post(self, request: Request, table_id: int) -> Response:
+        selectors.table_get(table_id)
+        table = floor.table_set_status(
+            table_id=table_id, status=self.new_status, actor=request.user
+        )
+        return Response(TableSerializer(table).data)
+
+
+class TableOpenView(TableStatusView):
+    new_status = Table.Status.OPEN
+
+
+class TableCloseView(TableStatusView):
+    new_status = Table.Status.CLOSED
+
+
+class TableDealerView(APIView):
+    permission_classes = (IsPitBoss,)
+
+    @extend_schema(
+        summary="Assign a dealer to the table (pit boss)", request=AssignDealerSerializer
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = valid(AssignDealerSerializer, request)
+        dealer = get_user_model().objects.filter(username=data["dealer"]).first()
+        if dealer is None or not dealer.groups.filter(name="dealer").exists():
+            raise ValidationError({"dealer": ["No dealer has this username."]})
+        selectors.table_get(table_id)
+        floor.dealer_assign(table_id=table_id, dealer=dealer, by=request.user)
+        return Response({"table": table_id, "dealer": dealer.get_username()})
+
+
+class RoundOpenView(APIView):
+    permission_classes = (IsFloorStaff,)
+
+    @extend_schema(summary="Open the next round", request=None, responses={201: None, **ERRORS})
+    def post(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get(table_id)
+        check_can_act_at(request.user, table)
+
+        def handle(key: str | None) -> Response:
+            outcome = floor.round_open(table_id=table.pk, actor=request.user, idempotency_key=key)
+            return Response(outcome_body(outcome), status=status.HTTP_201_CREATED)
+
+        return run_idempotently(request, handle)
+
+
+class TableCommandView(APIView):
+    """Any engine command by name; the games' own endpoints are thin aliases of this."""
+
+    permission_classes = (IsFloorStaff,)
+
+    @extend_schema(summary="Run a game command", request=CommandSerializer, responses=ERRORS)
+    def post(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get(table_id)
+        check_can_act_at(request.user, table)
+        data = valid(CommandSerializer, request)
+        return run_command(request, table, data["type"], data["data"])
+
+
+def run_command(request: Request, table: Table, command_type: str, data: Any) -> Response:
+    if not isinstance(data, dict):
+        raise InvalidInputError("The command's data must be an object.", code="invalid_input")
+    binding = games.binding_for(table.game)
+    command = binding.command_from_json(command_type, data)
+
+    def handle(key: str | None) -> Response:
+        outcome = table_command(
+            table_id=table.pk,
+            command=command,
+            actor=request.user,
+            source=TableEvent.Source.TABLET,
+            idempotency_key=key,
+        )
+        return Response(outcome_body(outcome), status=status.HTTP_201_CREATED)
+
+    return run_idempotently(request, handle)
+
+
+class TableEventsView(APIView):
+    permission_classes = (IsAuditor,)
+
+    @extend_schema(
+        summary="The table's log (auditor; rounds in play are held back)",
+        responses=EventSerializer(many=True),
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get(table_id)
+        events = selectors.table_events_for_audit(table)
+        return Response(EventSerializer(events, many=True).data)
