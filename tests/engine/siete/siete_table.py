@@ -46,3 +46,16 @@ class Table:
     @property
     def phase(self) -> str:
         return str(self.view()["phase"])
+
+
+def refusal(table: Table, command: Command) -> str:
+    """The code of the refusal `command` meets; the table must be left exactly as it was."""
+    from tables.engine.errors import RuleError
+
+    before = table.state
+    try:
+        table.do(command)
+    except RuleError as error:
+        assert table.state is before
+        return error.code
+    raise AssertionError(f"{command!r} was not refused")
