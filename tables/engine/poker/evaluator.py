@@ -17,21 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from tables.engine.errors import InvalidInputError
 from tables.engine.poker import hand_tables
-from tables.engine.poker.cards import (
-    CARD_INTS,
-    RANK_KEY_SHIFT,
-    RANK_VALUES,
-    SUIT_INDEXES,
-    parse_card,
-)
+from tables.engine.poker.cards import ALL_CODES, CARD_INTS, RANK_CHARS, RANK_KEY_SHIFT, parse_card
 from tables.engine.poker.ranking import (
+    CATEGORIES,
+    CATEGORY_SHIFT,
     FLUSH,
     STRAIGHT_FLUSH,
-    category_index,
-    category_name,
     significant_ranks,
 )
 from tables.engine.poker.table_codec import decode_uints
@@ -57,7 +52,7 @@ _UNSUITED: dict[int, int] = dict(
 )
 _FLUSH: tuple[int, ...] = tuple(decode_uints(hand_tables.FLUSH_STRENGTHS).tolist())
 _RANK_BIT: dict[int, int] = {
-    card: 1 << (RANK_VALUES[code[0]] - 2) for code, card in CARD_INTS.items()
+    card: 1 << RANK_CHARS.index(code[0]) for code, card in CARD_INTS.items()
 }
 
 # Each card carries a 4-bit counter for its suit in the low 16 bits. Adding 3 to every counter
@@ -93,14 +88,22 @@ def best_hand(cards: Iterable[str]) -> HandValue:
             f"A poker hand is made from 5 to 7 cards, not {len(codes)}.",
             code="wrong_card_count",
         )
-    parsed = [parse_card(code) for code in codes]
+    try:
+        parsed = [CARD_INTS[code] for code in codes]
+    except (KeyError, TypeError):
+        parsed = [parse_card(code) for code in codes]  # raises the dealer-readable refusal
     if len(set(parsed)) != len(parsed):
         duplicates = sorted({code for code in codes if codes.count(code) > 1})
         raise InvalidInputError(
             f"The same card appears twice: {', '.join(duplicates)}.", code="duplicate_card"
         )
     strength = strength_of(parsed)
-    return HandValue(strength, category_name(strength), five_cards_used(codes, strength))
+    return HandValue(
+        strength, CATEGORIES[strength >> CATEGORY_SHIFT], five_cards_used(codes, strength)
+    )
+
+
+_CARD_ORDER = {code: index for index, code in enumerate(ALL_CODES)}  # by rank, then suit
 
 
 def five_cards_used(codes: Sequence[str], strength: int) -> tuple[str, ...]:
@@ -109,14 +112,20 @@ def five_cards_used(codes: Sequence[str], strength: int) -> tuple[str, ...]:
     Where a rank could be filled by more than one card, the higher suit (spades, hearts,
     diamonds, clubs) is used, so the odd-chip rule sees the strongest choice.
     """
-    pool = sorted(
-        codes, key=lambda code: (RANK_VALUES[code[0]], SUIT_INDEXES[code[1]]), reverse=True
-    )
-    if category_index(strength) in (FLUSH, STRAIGHT_FLUSH):
-        suit = max(SUIT_INDEXES, key=lambda s: sum(code[1] == s for code in codes))
-        pool = [code for code in pool if code[1] == suit]
-    chosen: list[str] = []
+    if strength >> CATEGORY_SHIFT in (FLUSH, STRAIGHT_FLUSH):
+        suits = [code[1] for code in codes]
+        flush_suit = max(suits, key=suits.count)
+        codes = [code for code in codes if code[1] == flush_suit]
+    pool = sorted(codes, key=_CARD_ORDER.__getitem__, reverse=True)
+    pool_ranks = "".join(pool)[::2]
+    return tuple([pool[pool_ranks.index(rank) + nth] for rank, nth in _picks(strength)])
+
+
+@cache
+def _picks(strength: int) -> tuple[tuple[str, int], ...]:
+    """Each card of a strength as (rank character, how many of that rank come before it)."""
+    picks: list[tuple[str, int]] = []
     for rank in significant_ranks(strength):
-        card = next(c for c in pool if RANK_VALUES[c[0]] == rank and c not in chosen)
-        chosen.append(card)
-    return tuple(chosen)
+        char = RANK_CHARS[rank - 2]
+        picks.append((char, sum(1 for earlier, _ in picks if earlier == char)))
+    return tuple(picks)
