@@ -1,0 +1,1 @@
+"""The host end of SHOE-LINK: sessions, delivery, liveness and reconnection over a pyserial port."""
