@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from fractions import Fraction
 
+from reports.builders.audit import build_audit_report
+from reports.builders.audit_inputs import (
+    BankRuleViolation,
+    CardAnomaly,
+    ChainCheck,
+    Correction,
+    DeviceIncident,
+    ManualEntry,
+    PayoutMismatch,
+    ReplayDifference,
+)
 from reports.builders.document import Document, ReportContext
 from reports.builders.inputs import Alert, TableInfo
 from reports.builders.table_shift import build_table_shift_report
@@ -184,4 +196,68 @@ def mesa_4_report() -> Document:
         house_edge=Fraction(3, 100),
         alerts=[],
         watermark={"T4": 30},
+    )
+
+
+HASH_T1 = "a" * 64
+HASH_T2 = "b" * 64
+
+
+def at(hour: int, minute: int) -> datetime:
+    return datetime(2026, 3, 10, hour, minute, tzinfo=UTC)
+
+
+def sound_chain() -> list[ChainCheck]:
+    return [
+        ChainCheck("T2", True, events_checked=97, head_seq=97, head_hash=HASH_T2),
+        ChainCheck("T1", True, events_checked=412, head_seq=412, head_hash=HASH_T1),
+    ]
+
+
+def clean_audit(chain: Sequence[ChainCheck] | None = None) -> Document:
+    return build_audit_report(
+        context=context(),
+        chain=sound_chain() if chain is None else chain,
+        rounds_replayed=40,
+        replay_differences=[],
+        corrections=[
+            Correction("T1", "r2", "card.replaced", "shoe misread", "dana", "pablo", at(23, 5))
+        ],
+        manual_entries=[ManualEntry("T1", "r2", "box 2 card 1", "7o", "7O", at(23, 1))],
+        payout_mismatches=[],
+        card_anomalies=[],
+        device_incidents=[],
+        bank_rule_violations=[],
+        alerts=[],
+        auditor="aurora",
+    )
+
+
+def troubled_audit() -> Document:
+    chain = [
+        *sound_chain()[:1],
+        ChainCheck("T1", False, 412, 412, HASH_T1, first_bad_seq=233, detail="hash mismatch"),
+    ]
+    return build_audit_report(
+        context=context(),
+        chain=chain,
+        rounds_replayed=40,
+        replay_differences=[ReplayDifference("T1", "r7", "payout.box3", "30", "37")],
+        corrections=[
+            Correction("T2", "h9", "hand.killed", "wrong card count", "pablo", "pablo", at(22, 0)),
+            Correction("T1", "r2", "round.voided", "bank card exposed", "dana", "mara", at(21, 0)),
+        ],
+        manual_entries=[
+            ManualEntry("T1", "r4", "bank card 1", "12C", "11C", at(21, 30)),
+            ManualEntry("T1", "r5", "box 1 card 2", "3E", None, at(21, 40)),
+        ],
+        payout_mismatches=[PayoutMismatch("T1", "r2", box=3, computed=37, paid=35)],
+        card_anomalies=[CardAnomaly("T1", "r6", "duplicate", "5B", at(22, 10))],
+        device_incidents=[
+            DeviceIncident("shoe-7", "T1", "tamper", at(23, 59), "lid opened"),
+            DeviceIncident("shoe-3", "T2", "offline", at(20, 5)),
+        ],
+        bank_rule_violations=[BankRuleViolation("T1", "r8", "bank stood on 4", at(22, 30))],
+        alerts=[MESA_1_ALERT, MESA_1_ALERT, Alert("T2", "misdrawn_card", at(21, 0), "x")],
+        auditor="aurora",
     )

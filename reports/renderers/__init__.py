@@ -1,0 +1,1 @@
+"""Renderers turn a report document into bytes: canonical JSON, CSV and a printable PDF."""

@@ -1,0 +1,54 @@
+"""The CSV rendering: one flat table per report kind, with a fixed column order.
+
+The table shift, cashier and audit reports are long tables (one line item per row, a ``section``
+column saying what the row is); the floor summary is a wide table, one row per table, game and
+floor. Each starts with a ``report`` row (or column) saying whether it is final, so a copy pasted
+into a spreadsheet keeps its PROVISIONAL or REPRINT mark.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from reports.renderers.csv_rows import (
+    AUDIT_COLUMNS,
+    CASHIER_COLUMNS,
+    FLOOR_COLUMNS,
+    TABLE_SHIFT_COLUMNS,
+    audit_rows,
+    cashier_rows,
+    floor_rows,
+    table_shift_rows,
+)
+
+CONTENT_TYPE = "text/csv"
+
+Row = dict[str, Any]
+_LAYOUTS: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, Any]], Iterator[Row]]]] = {
+    "table_shift": (TABLE_SHIFT_COLUMNS, table_shift_rows),
+    "floor_summary": (FLOOR_COLUMNS, floor_rows),
+    "cashier": (CASHIER_COLUMNS, cashier_rows),
+    "audit": (AUDIT_COLUMNS, audit_rows),
+}
+
+
+def render_csv(document: Mapping[str, Any]) -> bytes:
+    """UTF-8 CSV with a header row; empty cells for values that do not apply."""
+    columns, rows = _LAYOUTS[document["kind"]]
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns, restval="", extrasaction="raise")
+    writer.writeheader()
+    for row in rows(document):
+        writer.writerow({key: _cell(value) for key, value in row.items()})
+    return buffer.getvalue().encode("utf-8")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

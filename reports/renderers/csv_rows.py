@@ -1,0 +1,384 @@
+"""The rows of each report kind's CSV table, in a fixed column order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from reports.renderers.marking import status_text
+
+Row = dict[str, Any]
+Doc = Mapping[str, Any]
+
+TABLE_SHIFT_COLUMNS = (
+    "gaming_day",
+    "shift",
+    "table",
+    "section",
+    "item",
+    "slip_number",
+    "denomination",
+    "count",
+    "amount",
+    "people",
+    "note",
+)
+FLOOR_COLUMNS = (
+    "gaming_day",
+    "shift",
+    "report_status",
+    "scope",
+    "table",
+    "name",
+    "game",
+    "provisional",
+    "drop",
+    "estimated_drop",
+    "fills",
+    "credits",
+    "win",
+    "hold_percent",
+    "revenue",
+    "actual_win",
+    "theoretical_win",
+    "handle",
+    "hands_played",
+    "rake",
+)
+CASHIER_COLUMNS = (
+    "gaming_day",
+    "shift",
+    "section",
+    "slip_type",
+    "slip_number",
+    "table",
+    "denomination",
+    "count",
+    "amount",
+    "status",
+    "people",
+    "note",
+)
+AUDIT_COLUMNS = (
+    "gaming_day",
+    "shift",
+    "section",
+    "table",
+    "round",
+    "kind",
+    "at",
+    "people",
+    "detail",
+)
+
+
+def _people(**names: Any) -> str:
+    return "; ".join(f"{role}: {name}" for role, name in names.items() if name)
+
+
+def _report_row(document: Doc, *, label: str, text: str) -> Row:
+    """The first row: the report's kind in ``label``, its status and coverage in ``text``."""
+    watermark = " ".join(f"{table}={seq}" for table, seq in document["watermark"].items())
+    return {
+        "section": "report",
+        label: document["kind"],
+        text: f"{status_text(document)}; version {document['version']}; "
+        f"generated {document['generated_at']}; watermark {watermark}",
+    }
+
+
+def table_shift_rows(document: Doc) -> Iterator[Row]:
+    base = {
+        "gaming_day": document["gaming_day"],
+        "shift": document["shift"],
+        "table": document["table"]["id"],
+    }
+    custody = document["custody"]
+    yield {**base, **_report_row(document, label="item", text="note")}
+    yield from ({**base, **row} for row in _inventory_rows("opener", custody["opener"]))
+    for slip_type in ("fills", "credits"):
+        for slip in custody[slip_type]:
+            yield from ({**base, **row} for row in _slip_rows(slip_type[:-1], slip))
+    yield from ({**base, **row} for row in _inventory_rows("closer", custody["closer"]))
+    buy_ins = custody["buy_ins"]
+    yield {**base, "section": "drop", "item": "buy_ins", **buy_ins_row(buy_ins)}
+    counted = custody["counted_drop"]
+    if counted:
+        yield {
+            **base,
+            "section": "drop",
+            "item": "counted_drop",
+            "amount": counted["amount"],
+            "people": _people(counted_by=counted["counted_by"]),
+        }
+    for name, value in document["figures"].items():
+        yield {**base, "section": "figures", "item": name, "amount": value}
+    yield from ({**base, **row} for row in _rounds_rows(document["rounds"]))
+    for alert in document["alerts"]:
+        yield {
+            **base,
+            "section": "alert",
+            "item": alert["kind"],
+            "note": f"{alert['raised_at']} round {alert['round'] or '-'}: {alert['message']}",
+        }
+
+
+def buy_ins_row(buy_ins: Mapping[str, int]) -> Row:
+    return {"count": buy_ins["count"], "amount": buy_ins["total"]}
+
+
+def _inventory_rows(section: str, inventory: Mapping[str, Any] | None) -> Iterator[Row]:
+    if inventory is None:
+        yield {"section": section, "item": "missing"}
+        return
+    people = _people(dealer=inventory["dealer"], pit_boss=inventory["pit_boss"])
+    for value, count in inventory["chips"].items():
+        amount = int(value) * count
+        yield {
+            "section": section,
+            "item": "chips",
+            "denomination": value,
+            "count": count,
+            "amount": amount,
+        }
+    note = "carried over from the previous closer" if inventory["carried_over"] else ""
+    yield {
+        "section": section,
+        "item": "total",
+        "amount": inventory["total"],
+        "people": people,
+        "note": note,
+    }
+
+
+def _slip_rows(slip_type: str, slip: Mapping[str, Any]) -> Iterator[Row]:
+    void = slip["void"]
+    note = f"VOID: {void['reason']} (approved by {void['approved_by']})" if void else ""
+    people = _people(
+        requested_by=slip["requested_by"],
+        cashier=slip["cashier"],
+        confirmed_by=slip["confirmed_by"],
+    )
+    for value, count in slip["chips"].items():
+        yield {
+            "section": slip_type,
+            "item": "chips",
+            "slip_number": slip["slip_number"],
+            "denomination": value,
+            "count": count,
+            "amount": int(value) * count,
+        }
+    yield {
+        "section": slip_type,
+        "item": "total",
+        "slip_number": slip["slip_number"],
+        "amount": slip["total"],
+        "people": people,
+        "note": note,
+    }
+
+
+def _rounds_rows(rounds: Mapping[str, Any]) -> Iterator[Row]:
+    for name in ("hands_played", "rounds_voided", "boxes_played", "pushes", "busts"):
+        yield {"section": "rounds", "item": name, "count": rounds[name]}
+    for name in ("handle", "payouts_total", "breakage", "rake_total"):
+        yield {"section": "rounds", "item": name, "amount": rounds[name]}
+    for name, total in rounds["payouts_by_class"].items():
+        yield {
+            "section": "payouts",
+            "item": name,
+            "count": total["count"],
+            "amount": total["amount"],
+        }
+    for pot in rounds["rake_by_pot"]:
+        yield {"section": "rake", "item": pot["pot"], "amount": pot["rake"]}
+
+
+def floor_rows(document: Doc) -> Iterator[Row]:
+    base = {
+        "gaming_day": document["gaming_day"],
+        "shift": document["shift"],
+        "report_status": f"{status_text(document)}; version {document['version']}",
+    }
+    for row in document["tables"]:
+        yield {**base, "scope": "table", **row}
+    for game, totals in document["by_game"].items():
+        yield {
+            **base,
+            "scope": "game",
+            "game": game,
+            **_total_columns(totals),
+            "provisional": document["provisional"],
+        }
+    yield {
+        **base,
+        "scope": "floor",
+        **_total_columns(document["floor"]),
+        "provisional": document["provisional"],
+    }
+
+
+def _total_columns(totals: Mapping[str, Any]) -> Row:
+    return {key: value for key, value in totals.items() if key in FLOOR_COLUMNS}
+
+
+def cashier_rows(document: Doc) -> Iterator[Row]:
+    base = {"gaming_day": document["gaming_day"], "shift": document["shift"]}
+    yield {**base, **_report_row(document, label="status", text="note")}
+    for slip_type, slips in document["slips"].items():
+        for slip in slips:
+            yield from ({**base, "slip_type": slip_type, **row} for row in _cage_slip_rows(slip))
+    for slip_type in ("fill", "credit"):
+        totals = document["totals"][slip_type]
+        for value, total in totals["by_denomination"].items():
+            yield {
+                **base,
+                "section": "total",
+                "slip_type": slip_type,
+                "denomination": value,
+                "count": total["count"],
+                "amount": total["amount"],
+            }
+        yield {
+            **base,
+            "section": "total",
+            "slip_type": slip_type,
+            "count": totals["slips"],
+            "amount": totals["amount"],
+            "note": f"{totals['voided']} void",
+        }
+        yield from (
+            {**base, "slip_type": slip_type, **row}
+            for row in _sequence_rows(document["sequence"][slip_type])
+        )
+        over_short = document["over_short"][slip_type]
+        if over_short:
+            yield {
+                **base,
+                "section": "over_short",
+                "slip_type": slip_type,
+                "amount": over_short["difference"],
+                "status": over_short["status"],
+                "note": f"cage {over_short['cage']}; slips {over_short['computed']}",
+            }
+
+
+def _cage_slip_rows(slip: Mapping[str, Any]) -> Iterator[Row]:
+    number, table, status = slip["slip_number"], slip["table"], slip["status"]
+    for value, count in slip["chips"].items():
+        yield {
+            "section": "slip",
+            "slip_number": number,
+            "table": table,
+            "denomination": value,
+            "count": count,
+            "amount": int(value) * count,
+            "status": status,
+        }
+    people = _people(
+        requested_by=slip["requested_by"],
+        cashier=slip["cashier"],
+        confirmed_by=slip["confirmed_by"],
+        void_approved_by=slip["void_approved_by"],
+    )
+    yield {
+        "section": "slip",
+        "slip_number": number,
+        "table": table,
+        "amount": slip["total"],
+        "status": status,
+        "people": people,
+        "note": slip["void_reason"] or "",
+    }
+
+
+def _sequence_rows(sequence: Mapping[str, Any]) -> Iterator[Row]:
+    for status in ("used", "voided", "missing", "not_issued", "duplicates"):
+        for number in sequence[status]:
+            yield {"section": "sequence", "slip_number": number, "status": status}
+
+
+def audit_rows(document: Doc) -> Iterator[Row]:
+    base = {"gaming_day": document["gaming_day"], "shift": document["shift"]}
+    yield {**base, **_report_row(document, label="kind", text="detail")}
+    for check in document["chain"]:
+        yield {
+            **base,
+            "section": "chain",
+            "table": check["table"],
+            "kind": "verified" if check["verified"] else "broken",
+            "detail": f"events {check['events_checked']}; head {check['head_seq']} "
+            f"{check['head_hash']}; first bad {check['first_bad_seq'] or '-'}",
+        }
+    for difference in document["replay"]["differences"]:
+        yield {
+            **base,
+            "section": "replay",
+            "table": difference["table"],
+            "round": difference["round_id"],
+            "kind": difference["field"],
+            "detail": f"recorded {difference['recorded']}; replayed {difference['replayed']}",
+        }
+    for fix in document["corrections"]:
+        yield {
+            **base,
+            "section": "correction",
+            "table": fix["table"],
+            "round": fix["round_id"],
+            "kind": fix["kind"],
+            "at": fix["at"],
+            "people": _people(requested_by=fix["requested_by"], approved_by=fix["approved_by"]),
+            "detail": fix["reason"] + (" [SELF-APPROVED]" if fix["self_approved"] else ""),
+        }
+    yield from ({**base, **row} for row in _audit_exception_rows(document))
+
+
+def _audit_exception_rows(document: Doc) -> Iterator[Row]:
+    for entry in document["manual_entries"]:
+        yield {
+            "section": "manual_entry",
+            "table": entry["table"],
+            "round": entry["round_id"],
+            "kind": entry["status"],
+            "at": entry["at"],
+            "detail": f"{entry['position']}: manual {entry['manual_card']}; "
+            f"shoe {entry['shoe_card'] or '-'}",
+        }
+    for mismatch in document["payout_mismatches"]:
+        yield {
+            "section": "payout_mismatch",
+            "table": mismatch["table"],
+            "round": mismatch["round_id"],
+            "kind": mismatch["direction"],
+            "detail": f"box {mismatch['box']}: computed {mismatch['computed']}; "
+            f"paid {mismatch['paid']}; difference {mismatch['difference']}",
+        }
+    for card in document["card_anomalies"]:
+        yield {
+            "section": "card_anomaly",
+            "table": card["table"],
+            "round": card["round_id"],
+            "kind": card["kind"],
+            "at": card["at"],
+            "detail": card["card"] or "",
+        }
+    for incident in document["device_incidents"]:
+        yield {
+            "section": "device_incident",
+            "table": incident["table"],
+            "kind": incident["kind"],
+            "at": incident["at"],
+            "detail": f"{incident['device']}: {incident['detail']}",
+        }
+    for violation in document["bank_rule_violations"]:
+        yield {
+            "section": "bank_rule_violation",
+            "table": violation["table"],
+            "round": violation["round_id"],
+            "at": violation["at"],
+            "detail": violation["detail"],
+        }
+    for kind, count in document["alerts_by_kind"].items():
+        yield {"section": "alerts", "kind": kind, "detail": count}
+    for name, count in document["findings"].items():
+        yield {"section": "finding", "kind": name, "detail": count}

@@ -1,0 +1,249 @@
+"""The body of each report kind's PDF, as ReportLab flowables."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+
+Doc = Mapping[str, Any]
+
+_SAMPLE = getSampleStyleSheet()
+STYLES = {
+    "title": _SAMPLE["Title"],
+    "section": _SAMPLE["Heading2"],
+    "body": _SAMPLE["BodyText"],
+    "small": ParagraphStyle("small", parent=_SAMPLE["BodyText"], fontSize=7, leading=9),
+    "cell": ParagraphStyle("cell", parent=_SAMPLE["BodyText"], fontSize=8, leading=10),
+    "banner": ParagraphStyle(
+        "banner",
+        parent=_SAMPLE["Heading2"],
+        textColor=colors.red,
+        borderColor=colors.red,
+        borderWidth=1,
+        borderPadding=4,
+    ),
+}
+_GRID = TableStyle(
+    [
+        ("FONT", (0, 0), (-1, -1), "Helvetica", 8),
+        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 8),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e6e6e6")),
+        ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    ]
+)
+
+
+def text(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def grid(rows: Sequence[Sequence[Any]], widths: Sequence[float] | None = None) -> Table:
+    cells = [[_cell(value) for value in row] for row in rows]
+    table = Table(cells, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    table.setStyle(_GRID)
+    return table
+
+
+def _cell(value: Any) -> Any:
+    rendered = text(value)
+    # Long values wrap inside their column instead of running off the page.
+    return Paragraph(rendered, STYLES["cell"]) if len(rendered) > 30 else rendered
+
+
+def section(title: str, rows: Sequence[Sequence[Any]], empty: str = "None.") -> list[Flowable]:
+    heading = Paragraph(title, STYLES["section"])
+    if len(rows) <= 1:
+        return [heading, Paragraph(empty, STYLES["body"])]
+    return [heading, grid(rows)]
+
+
+def number_ranges(numbers: Iterable[int]) -> str:
+    """``1001-1003, 1005`` for a list of slip numbers."""
+    ranges: list[list[int]] = []
+    for number in sorted(numbers):
+        if ranges and number == ranges[-1][1] + 1:
+            ranges[-1][1] = number
+        else:
+            ranges.append([number, number])
+    parts = [str(a) if a == b else f"{a}-{b}" for a, b in ranges]
+    return ", ".join(parts) or "none"
+
+
+def _chips_text(chips: Mapping[str, int]) -> str:
+    return ", ".join(f"{count} x {value}" for value, count in chips.items()) or "-"
+
+
+def table_shift_sections(document: Doc) -> list[Flowable]:
+    custody, figures, rounds = document["custody"], document["figures"], document["rounds"]
+    opener, closer = custody["opener"] or {}, custody["closer"] or {}
+    carried = " (carried over)" if opener.get("carried_over") else ""
+    counted = custody["counted_drop"]
+    custody_rows: list[list[Any]] = [
+        ["Item", "Amount", "Signed by"],
+        ["Opener" + carried, opener.get("total"), _pair(opener, "dealer", "pit_boss")],
+        ["Fills", custody["fills_total"], ""],
+        ["Credits", custody["credits_total"], ""],
+        ["Closer", closer.get("total"), _pair(closer, "dealer", "pit_boss")],
+        [f"Buy-ins ({custody['buy_ins']['count']})", custody["buy_ins"]["total"], ""],
+        ["Counted drop", counted and counted["amount"], counted and counted["counted_by"]],
+    ]
+    figure_rows = [["Figure", "Value"]] + [
+        [name.replace("_", " ").capitalize(), figures[name]] for name in figures
+    ]
+    return [
+        *section("Custody", custody_rows),
+        *section("Chips by denomination", _denomination_rows(opener, closer)),
+        *section("Fills", _slip_rows(custody["fills"])),
+        *section("Credits", _slip_rows(custody["credits"])),
+        *section("Figures", figure_rows),
+        *section("Rounds", _round_rows(rounds)),
+        *section(
+            "Alerts",
+            [["Raised at", "Kind", "Round", "Message"]]
+            + [[a["raised_at"], a["kind"], a["round"], a["message"]] for a in document["alerts"]],
+        ),
+    ]
+
+
+def _pair(inventory: Mapping[str, Any], first: str, second: str) -> str:
+    if not inventory:
+        return "-"
+    return f"{inventory[first]}, {inventory[second]}"
+
+
+def _denomination_rows(opener: Mapping[str, Any], closer: Mapping[str, Any]) -> list[list[Any]]:
+    values = sorted({*opener.get("chips", {}), *closer.get("chips", {})}, key=int)
+    rows: list[list[Any]] = [["Denomination", "Opener", "Closer"]]
+    for value in values:
+        rows.append(
+            [value, opener.get("chips", {}).get(value, 0), closer.get("chips", {}).get(value, 0)]
+        )
+    return rows
+
+
+def _slip_rows(slips: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+    rows: list[list[Any]] = [
+        ["Slip", "Total", "Chips", "Requested by", "Cashier", "Confirmed by", "Status"]
+    ]
+    for slip in slips:
+        void = slip["void"]
+        status = f"VOID: {void['reason']} (approved by {void['approved_by']})" if void else "valid"
+        rows.append(
+            [
+                slip["slip_number"],
+                slip["total"],
+                _chips_text(slip["chips"]),
+                slip["requested_by"],
+                slip["cashier"],
+                slip["confirmed_by"],
+                status,
+            ]
+        )
+    return rows
+
+
+def _round_rows(rounds: Mapping[str, Any]) -> list[list[Any]]:
+    rows: list[list[Any]] = [["Figure", "Count", "Amount"]]
+    for name in ("hands_played", "rounds_voided", "boxes_played", "pushes", "busts"):
+        rows.append([name.replace("_", " ").capitalize(), rounds[name], ""])
+    rows.append(["Handle", "", rounds["handle"]])
+    for name, total in rounds["payouts_by_class"].items():
+        rows.append([f"Paid: {name.replace('_', ' ')}", total["count"], total["amount"]])
+    rows.append(["Payouts total", "", rounds["payouts_total"]])
+    rows.append(["Breakage", "", rounds["breakage"]])
+    for pot in rounds["rake_by_pot"]:
+        rows.append([f"Rake: {pot['pot']} pot", "", pot["rake"]])
+    rows.append(["Rake total", "", rounds["rake_total"]])
+    return rows
+
+
+FLOOR_FIGURES = ("drop", "win", "hold_percent", "revenue", "fills", "credits", "handle")
+
+
+def floor_summary_sections(document: Doc) -> list[Flowable]:
+    header = ["Table", "Game", "Drop", "Win", "Hold %", "Revenue", "Fills", "Credits", "Handle"]
+    table_rows = [header] + [
+        [f"{row['table']}{' (prov.)' if row['provisional'] else ''}", row["game"]]
+        + [row[name] for name in FLOOR_FIGURES]
+        for row in document["tables"]
+    ]
+    total_rows = [["Scope", "Tables", *header[2:]]]
+    for scope, totals in [*document["by_game"].items(), ("whole floor", document["floor"])]:
+        total_rows.append([scope, totals["tables"], *(totals[name] for name in FLOOR_FIGURES)])
+    return [*section("Tables", table_rows), *section("Totals", total_rows)]
+
+
+def cashier_sections(document: Doc) -> list[Flowable]:
+    flowables: list[Flowable] = []
+    for slip_type, label in (("fill", "Fills"), ("credit", "Credits")):
+        rows: list[list[Any]] = [["Slip", "Table", "Chips", "Total", "Status", "Signed by"]]
+        for slip in document["slips"][slip_type]:
+            status = "VOID" + (f": {slip['void_reason']}" if slip["void_reason"] else "")
+            signers = ", ".join(
+                str(slip[key]) for key in ("requested_by", "cashier", "confirmed_by") if slip[key]
+            )
+            rows.append(
+                [
+                    slip["slip_number"],
+                    slip["table"] or "cage",
+                    _chips_text(slip["chips"]),
+                    slip["total"],
+                    status if slip["status"] == "void" else "used",
+                    signers,
+                ]
+            )
+        flowables += section(label, rows)
+    flowables += section("By table and denomination", _by_table_rows(document))
+    flowables += section("Slip sequence", _sequence_rows(document))
+    flowables += section("Totals and over/short", _over_short_rows(document))
+    return flowables
+
+
+def _by_table_rows(document: Doc) -> list[list[Any]]:
+    rows: list[list[Any]] = [["Type", "Table", "Denomination", "Count", "Amount"]]
+    for row in document["by_table_and_denomination"]:
+        rows.append(
+            [row["slip_type"], row["table"], row["denomination"], row["count"], row["amount"]]
+        )
+    return rows
+
+
+def _sequence_rows(document: Doc) -> list[list[Any]]:
+    rows: list[list[Any]] = [["Type", "Issued", "Used", "Voided", "Missing", "Not issued", "Twice"]]
+    for slip_type, sequence in document["sequence"].items():
+        rows.append(
+            [slip_type]
+            + [
+                number_ranges(sequence[key])
+                for key in ("issued", "used", "voided", "missing", "not_issued", "duplicates")
+            ]
+        )
+    return rows
+
+
+def _over_short_rows(document: Doc) -> list[list[Any]]:
+    rows: list[list[Any]] = [["Type", "Slips", "Void", "Total", "Cage", "Over/short", "Status"]]
+    for slip_type in ("fill", "credit"):
+        totals, over_short = document["totals"][slip_type], document["over_short"][slip_type] or {}
+        rows.append(
+            [
+                slip_type,
+                totals["slips"],
+                totals["voided"],
+                totals["amount"],
+                over_short.get("cage"),
+                over_short.get("difference"),
+                over_short.get("status", "no cage figure"),
+            ]
+        )
+    rows.append(["net to tables", "", "", document["totals"]["net_to_tables"], "", "", ""])
+    return rows
