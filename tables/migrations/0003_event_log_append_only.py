@@ -36,12 +36,12 @@ SQLITE_REMOVE = (
 def install(apps, schema_editor):
     statements = _statements(schema_editor.connection.vendor, install=True)
     for statement in statements:
-        schema_editor.execute(statement)
+        schema_editor.execute(statement, None)
 
 
 def remove(apps, schema_editor):
     for statement in _statements(schema_editor.connection.vendor, install=False):
-        schema_editor.execute(statement)
+        schema_editor.execute(statement, None)
 
 
 def _statements(vendor, *, install):
