@@ -199,6 +199,18 @@ def carry_over(closer: Closer) -> Opener:
     )
 
 
+def next_opener(previous_closer: Closer | None, new_count: Opener | None = None) -> Opener:
+    """A new count wins; otherwise the last shift's closer carries over."""
+    if new_count is not None:
+        return new_count
+    if previous_closer is None:
+        raise NotAllowedNowError(
+            "There is no previous closer to carry over: count the chips to open the table.",
+            code="no_opening_count",
+        )
+    return carry_over(previous_closer)
+
+
 def chips_total(chips: Mapping[int, int]) -> int:
     return sum(denomination * count for denomination, count in chips.items())
 

@@ -19,6 +19,7 @@ from reports.figures import (
     table_win,
     theoretical_win,
 )
+from tables.engine.errors import InvalidInputError
 
 
 def build_table_shift_report(
@@ -30,9 +31,12 @@ def build_table_shift_report(
     house_edge: Fraction | Decimal | None,
     alerts: Sequence[Alert],
     watermark: Mapping[str, int],
+    previous_closer: Closer | None = None,
     allow_provisional: bool = True,
 ) -> Document:
-    """``house_edge`` is the game's exact edge under this table's settings (house-banked only)."""
+    """``house_edge`` is the game's exact edge under this table's settings (house-banked only).
+    ``previous_closer`` is the last shift's closer, to check that a fresh opener agrees with it."""
+    _verify_one_table(table, ledger, alerts)
     totals = summarise_rounds(rounds)
     closer_or_opener = ledger.closer or ledger.opener
     header = report_header(
@@ -49,13 +53,41 @@ def build_table_shift_report(
     document = {
         **header,
         "table": {"id": table.table_id, "name": table.name, "game": table.game},
-        "custody": _custody_section(ledger),
+        "custody": {
+            **_custody_section(ledger),
+            "opener_check": _opener_check(ledger.opener, previous_closer),
+        },
         "figures": _figures_section(table, ledger, totals, house_edge),
         "rounds": rounds_section(totals),
         "alerts": [_alert_row(alert) for alert in sorted(alerts, key=lambda a: a.raised_at)],
     }
     ready: Document = json_ready(document)
     return ready
+
+
+def _verify_one_table(table: TableInfo, ledger: CustodyLedger, alerts: Sequence[Alert]) -> None:
+    strays = {alert.table for alert in alerts} | {ledger.table}
+    if strays != {table.table_id}:
+        raise InvalidInputError(
+            f"The report of table {table.table_id} was given another table's records.",
+            code="report_mismatch",
+        )
+
+
+def _opener_check(opener: Opener | None, previous_closer: Closer | None) -> dict[str, Any] | None:
+    """Chips that changed between one shift's closer and the next opener must be explained."""
+    if opener is None or previous_closer is None:
+        return None
+    difference = chips_total(opener.chips) - chips_total(previous_closer.chips)
+    return {
+        "previous_closer_total": chips_total(previous_closer.chips),
+        "difference": difference,
+        "matches": _nonzero(opener.chips) == _nonzero(previous_closer.chips),
+    }
+
+
+def _nonzero(chips: Mapping[int, int]) -> dict[int, int]:
+    return {denomination: count for denomination, count in chips.items() if count}
 
 
 def _open_custody(ledger: CustodyLedger) -> list[str]:

@@ -13,12 +13,11 @@ import io
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from reports.renderers.csv_audit_rows import AUDIT_COLUMNS, audit_rows
 from reports.renderers.csv_rows import (
-    AUDIT_COLUMNS,
     CASHIER_COLUMNS,
     FLOOR_COLUMNS,
     TABLE_SHIFT_COLUMNS,
-    audit_rows,
     cashier_rows,
     floor_rows,
     table_shift_rows,

@@ -59,24 +59,13 @@ CASHIER_COLUMNS = (
     "people",
     "note",
 )
-AUDIT_COLUMNS = (
-    "gaming_day",
-    "shift",
-    "section",
-    "table",
-    "round",
-    "kind",
-    "at",
-    "people",
-    "detail",
-)
 
 
-def _people(**names: Any) -> str:
+def signers_text(**names: Any) -> str:
     return "; ".join(f"{role}: {name}" for role, name in names.items() if name)
 
 
-def _report_row(document: Doc, *, label: str, text: str) -> Row:
+def report_row(document: Doc, *, label: str, text: str) -> Row:
     """The first row: the report's kind in ``label``, its status and coverage in ``text``."""
     watermark = " ".join(f"{table}={seq}" for table, seq in document["watermark"].items())
     return {
@@ -94,14 +83,23 @@ def table_shift_rows(document: Doc) -> Iterator[Row]:
         "table": document["table"]["id"],
     }
     custody = document["custody"]
-    yield {**base, **_report_row(document, label="item", text="note")}
+    yield {**base, **report_row(document, label="item", text="note")}
     yield from ({**base, **row} for row in _inventory_rows("opener", custody["opener"]))
+    check = custody["opener_check"]
+    if check:
+        yield {
+            **base,
+            "section": "opener",
+            "item": "against_previous_closer",
+            "amount": check["difference"],
+            "note": "matches" if check["matches"] else "DIFFERS from the previous closer",
+        }
     for slip_type in ("fills", "credits"):
         for slip in custody[slip_type]:
             yield from ({**base, **row} for row in _slip_rows(slip_type[:-1], slip))
     yield from ({**base, **row} for row in _inventory_rows("closer", custody["closer"]))
     buy_ins = custody["buy_ins"]
-    yield {**base, "section": "drop", "item": "buy_ins", **buy_ins_row(buy_ins)}
+    yield {**base, "section": "drop", "item": "buy_ins", **_buy_ins_row(buy_ins)}
     counted = custody["counted_drop"]
     if counted:
         yield {
@@ -109,7 +107,7 @@ def table_shift_rows(document: Doc) -> Iterator[Row]:
             "section": "drop",
             "item": "counted_drop",
             "amount": counted["amount"],
-            "people": _people(counted_by=counted["counted_by"]),
+            "people": signers_text(counted_by=counted["counted_by"]),
         }
     for name, value in document["figures"].items():
         yield {**base, "section": "figures", "item": name, "amount": value}
@@ -123,7 +121,7 @@ def table_shift_rows(document: Doc) -> Iterator[Row]:
         }
 
 
-def buy_ins_row(buy_ins: Mapping[str, int]) -> Row:
+def _buy_ins_row(buy_ins: Mapping[str, int]) -> Row:
     return {"count": buy_ins["count"], "amount": buy_ins["total"]}
 
 
@@ -131,7 +129,7 @@ def _inventory_rows(section: str, inventory: Mapping[str, Any] | None) -> Iterat
     if inventory is None:
         yield {"section": section, "item": "missing"}
         return
-    people = _people(dealer=inventory["dealer"], pit_boss=inventory["pit_boss"])
+    people = signers_text(dealer=inventory["dealer"], pit_boss=inventory["pit_boss"])
     for value, count in inventory["chips"].items():
         amount = int(value) * count
         yield {
@@ -154,7 +152,7 @@ def _inventory_rows(section: str, inventory: Mapping[str, Any] | None) -> Iterat
 def _slip_rows(slip_type: str, slip: Mapping[str, Any]) -> Iterator[Row]:
     void = slip["void"]
     note = f"VOID: {void['reason']} (approved by {void['approved_by']})" if void else ""
-    people = _people(
+    people = signers_text(
         requested_by=slip["requested_by"],
         cashier=slip["cashier"],
         confirmed_by=slip["confirmed_by"],
@@ -224,7 +222,7 @@ def _total_columns(totals: Mapping[str, Any]) -> Row:
 
 def cashier_rows(document: Doc) -> Iterator[Row]:
     base = {"gaming_day": document["gaming_day"], "shift": document["shift"]}
-    yield {**base, **_report_row(document, label="status", text="note")}
+    yield {**base, **report_row(document, label="status", text="note")}
     for slip_type, slips in document["slips"].items():
         for slip in slips:
             yield from ({**base, "slip_type": slip_type, **row} for row in _cage_slip_rows(slip))
@@ -275,7 +273,7 @@ def _cage_slip_rows(slip: Mapping[str, Any]) -> Iterator[Row]:
             "amount": int(value) * count,
             "status": status,
         }
-    people = _people(
+    people = signers_text(
         requested_by=slip["requested_by"],
         cashier=slip["cashier"],
         confirmed_by=slip["confirmed_by"],
@@ -296,89 +294,3 @@ def _sequence_rows(sequence: Mapping[str, Any]) -> Iterator[Row]:
     for status in ("used", "voided", "missing", "not_issued", "duplicates"):
         for number in sequence[status]:
             yield {"section": "sequence", "slip_number": number, "status": status}
-
-
-def audit_rows(document: Doc) -> Iterator[Row]:
-    base = {"gaming_day": document["gaming_day"], "shift": document["shift"]}
-    yield {**base, **_report_row(document, label="kind", text="detail")}
-    for check in document["chain"]:
-        yield {
-            **base,
-            "section": "chain",
-            "table": check["table"],
-            "kind": "verified" if check["verified"] else "broken",
-            "detail": f"events {check['events_checked']}; head {check['head_seq']} "
-            f"{check['head_hash']}; first bad {check['first_bad_seq'] or '-'}",
-        }
-    for difference in document["replay"]["differences"]:
-        yield {
-            **base,
-            "section": "replay",
-            "table": difference["table"],
-            "round": difference["round_id"],
-            "kind": difference["field"],
-            "detail": f"recorded {difference['recorded']}; replayed {difference['replayed']}",
-        }
-    for fix in document["corrections"]:
-        yield {
-            **base,
-            "section": "correction",
-            "table": fix["table"],
-            "round": fix["round_id"],
-            "kind": fix["kind"],
-            "at": fix["at"],
-            "people": _people(requested_by=fix["requested_by"], approved_by=fix["approved_by"]),
-            "detail": fix["reason"] + (" [SELF-APPROVED]" if fix["self_approved"] else ""),
-        }
-    yield from ({**base, **row} for row in _audit_exception_rows(document))
-
-
-def _audit_exception_rows(document: Doc) -> Iterator[Row]:
-    for entry in document["manual_entries"]:
-        yield {
-            "section": "manual_entry",
-            "table": entry["table"],
-            "round": entry["round_id"],
-            "kind": entry["status"],
-            "at": entry["at"],
-            "detail": f"{entry['position']}: manual {entry['manual_card']}; "
-            f"shoe {entry['shoe_card'] or '-'}",
-        }
-    for mismatch in document["payout_mismatches"]:
-        yield {
-            "section": "payout_mismatch",
-            "table": mismatch["table"],
-            "round": mismatch["round_id"],
-            "kind": mismatch["direction"],
-            "detail": f"box {mismatch['box']}: computed {mismatch['computed']}; "
-            f"paid {mismatch['paid']}; difference {mismatch['difference']}",
-        }
-    for card in document["card_anomalies"]:
-        yield {
-            "section": "card_anomaly",
-            "table": card["table"],
-            "round": card["round_id"],
-            "kind": card["kind"],
-            "at": card["at"],
-            "detail": card["card"] or "",
-        }
-    for incident in document["device_incidents"]:
-        yield {
-            "section": "device_incident",
-            "table": incident["table"],
-            "kind": incident["kind"],
-            "at": incident["at"],
-            "detail": f"{incident['device']}: {incident['detail']}",
-        }
-    for violation in document["bank_rule_violations"]:
-        yield {
-            "section": "bank_rule_violation",
-            "table": violation["table"],
-            "round": violation["round_id"],
-            "at": violation["at"],
-            "detail": violation["detail"],
-        }
-    for kind, count in document["alerts_by_kind"].items():
-        yield {"section": "alerts", "kind": kind, "detail": count}
-    for name, count in document["findings"].items():
-        yield {"section": "finding", "kind": name, "detail": count}

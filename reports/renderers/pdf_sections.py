@@ -96,6 +96,10 @@ def table_shift_sections(document: Doc) -> list[Flowable]:
         [f"Buy-ins ({custody['buy_ins']['count']})", custody["buy_ins"]["total"], ""],
         ["Counted drop", counted and counted["amount"], counted and counted["counted_by"]],
     ]
+    check = custody["opener_check"]
+    if check:
+        verdict = "matches" if check["matches"] else "DIFFERS"
+        custody_rows.insert(2, ["Opener less previous closer", check["difference"], verdict])
     figure_rows = [["Figure", "Value"]] + [
         [name.replace("_", " ").capitalize(), figures[name]] for name in figures
     ]

@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from report_samples import context, ledger, mesa_1_facts, mesa_3_facts, mesa_4_facts
 
 from reports.builders.cashier import build_cashier_report, slip_sequence
@@ -130,3 +132,20 @@ def test_numbers_the_cage_never_issued_and_numbers_used_twice_are_flagged() -> N
 
 def test_a_series_with_nothing_issued_or_used_is_intact() -> None:
     assert slip_sequence([], [], []).intact
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sets(st.integers(1, 60), max_size=30),
+    st.lists(st.integers(1, 60), max_size=30),
+    st.lists(st.integers(1, 60), max_size=10),
+)
+def test_every_number_of_the_series_is_used_voided_or_missing(
+    issued: set[int], used: list[int], voided: list[int]
+) -> None:
+    sequence = slip_sequence(issued, used, voided)
+    seen = issued | set(used) | set(voided)
+    span = set(range(min(seen), max(seen) + 1)) if seen else set()
+    assert set(sequence.used) | set(sequence.voided) | set(sequence.missing) == span
+    assert not set(sequence.missing) & (set(used) | set(voided))
+    assert set(sequence.not_issued) == (set(used) | set(voided)) - issued

@@ -17,6 +17,7 @@ from reports.custody import (
     chips_total,
     fold_custody,
     new_ledger,
+    next_opener,
 )
 from tables.engine.errors import InvalidInputError, NotAllowedNowError, RuleError
 
@@ -186,3 +187,15 @@ def test_an_amount_that_is_not_whole_chips_is_refused(amounts: dict[int, int], c
     with pytest.raises(InvalidInputError) as refused:
         chips_from_amounts(amounts, CHIPS)
     assert refused.value.code == code
+
+
+def test_a_new_count_opens_the_next_shift_instead_of_the_carried_closer() -> None:
+    fresh = Opener({100: 12, 25: 50}, dealer="dora", pit_boss="pia")
+    assert next_opener(CLOSER, fresh) == fresh
+    assert next_opener(CLOSER) == carry_over(CLOSER)
+
+
+def test_a_table_with_no_previous_closer_needs_a_count_to_open() -> None:
+    with pytest.raises(NotAllowedNowError) as refused:
+        next_opener(None)
+    assert refused.value.code == "no_opening_count"

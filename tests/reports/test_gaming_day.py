@@ -159,3 +159,35 @@ def test_every_instant_lies_inside_the_bounds_of_the_shift_it_maps_to(instant: d
     day, name = place(instant, FOUR_SHIFTS)
     start, end = bounds(day, name, FOUR_SHIFTS)
     assert start <= instant < end
+
+
+# Zones whose clocks change at midnight (Santiago, Havana), by half an hour (Lord Howe), or never
+# (Tokyo): the boundary rule must hold for all of them, a rollover at the skipped midnight included.
+ODD_ZONES = ("America/Santiago", "America/Havana", "Australia/Lord_Howe", "Asia/Tokyo")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(ODD_ZONES),
+    st.sampled_from((time(0, 0), time(0, 30), time(6, 0))),
+    st.datetimes(min_value=datetime(2025, 1, 1), max_value=datetime(2027, 12, 31)).map(
+        lambda moment: moment.replace(tzinfo=UTC)
+    ),
+)
+def test_every_zone_and_rollover_places_instants_inside_their_shift(
+    tz: str, rollover: time, instant: datetime
+) -> None:
+    evening = time((rollover.hour + 16) % 24, rollover.minute)
+    shifts = (("early", rollover), ("late", evening))
+    day, name = gaming_day_and_shift(instant, tz=tz, rollover=rollover, shifts=shifts)
+    start, end = shift_bounds(day, name, tz=tz, rollover=rollover, shifts=shifts)
+    assert start <= instant < end
+    day_start, day_end = gaming_day_bounds(day, tz=tz, rollover=rollover)
+    assert day_start <= start < end <= day_end
+    assert timedelta(hours=22) < day_end - day_start < timedelta(hours=26)
+
+
+def test_a_rollover_at_a_skipped_midnight_starts_the_day_when_the_clocks_jump() -> None:
+    # Santiago moved from UTC-4 to UTC-3 at 00:00 local on 7 September 2025: 00:00 never happened.
+    start, _ = gaming_day_bounds(date(2025, 9, 7), tz="America/Santiago", rollover=time(0, 0))
+    assert start == utc(2025, 9, 7, 4, 0)  # 01:00 local, the first wall time after the jump

@@ -26,8 +26,8 @@ from reports.custody import SlipVoided
 from reports.renderers.as_csv import render_csv
 from reports.renderers.as_json import render_json
 from reports.renderers.as_pdf import render_pdf
+from reports.renderers.csv_audit_rows import AUDIT_COLUMNS
 from reports.renderers.csv_rows import (
-    AUDIT_COLUMNS,
     CASHIER_COLUMNS,
     FLOOR_COLUMNS,
     TABLE_SHIFT_COLUMNS,

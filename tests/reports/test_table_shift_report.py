@@ -14,8 +14,10 @@ from report_samples import (
 )
 
 from reports.builders.document import canonical_json, content_hash
+from reports.builders.inputs import Alert
 from reports.builders.table_shift import build_table_shift_report
-from tables.engine.errors import NotAllowedNowError
+from reports.custody import Closer
+from tables.engine.errors import InvalidInputError, NotAllowedNowError
 
 
 def test_the_table_report_carries_every_hand_computed_figure() -> None:
@@ -176,3 +178,63 @@ def test_the_same_shift_builds_the_same_document_and_hash() -> None:
     assert canonical_json(mesa_1_report()) == canonical_json(mesa_1_report())
     assert content_hash(mesa_1_report()) == content_hash(mesa_1_report())
     assert len(content_hash(mesa_1_report())) == 64
+
+
+def test_a_fresh_opener_is_checked_against_the_previous_closer() -> None:
+    previous = Closer({100: 20, 25: 40, 5: 60, 1: 50, 500: 0}, dealer="ines", pit_boss="pablo")
+    report = build_table_shift_report(
+        context=context(),
+        table=MESA_1,
+        ledger=ledger("T1", *mesa_1_facts()),
+        rounds=[],
+        house_edge=None,
+        alerts=[],
+        watermark={"T1": 412},
+        previous_closer=previous,
+    )
+    assert report["custody"]["opener_check"] == {
+        "previous_closer_total": 3350,
+        "difference": 0,
+        "matches": True,
+    }
+
+
+def test_chips_missing_between_shifts_show_as_a_difference() -> None:
+    previous = Closer({100: 21, 25: 40, 5: 60, 1: 50}, dealer="ines", pit_boss="pablo")
+    report = build_table_shift_report(
+        context=context(),
+        table=MESA_1,
+        ledger=ledger("T1", *mesa_1_facts()),
+        rounds=[],
+        house_edge=None,
+        alerts=[],
+        watermark={"T1": 412},
+        previous_closer=previous,
+    )
+    check = report["custody"]["opener_check"]
+    assert (check["difference"], check["matches"]) == (-100, False)
+    assert mesa_1_report()["custody"]["opener_check"] is None
+
+
+def test_records_of_another_table_are_refused() -> None:
+    with pytest.raises(InvalidInputError) as refused:
+        build_table_shift_report(
+            context=context(),
+            table=MESA_1,
+            ledger=ledger("T4"),
+            rounds=[],
+            house_edge=None,
+            alerts=[],
+            watermark={"T1": 0},
+        )
+    assert refused.value.code == "report_mismatch"
+    with pytest.raises(InvalidInputError):
+        build_table_shift_report(
+            context=context(),
+            table=MESA_1,
+            ledger=ledger("T1"),
+            rounds=[],
+            house_edge=None,
+            alerts=[Alert("T2", "misdrawn_card", datetime(2026, 3, 10, 22, tzinfo=UTC), "x")],
+            watermark={"T1": 0},
+        )
