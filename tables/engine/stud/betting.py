@@ -33,7 +33,9 @@ def options(state: StudState, number: int) -> tuple[Option, ...]:
         found.append(Option("check", seat.street_bet, 0, False))
     else:
         found.append(_reach("call", betting.level, seat.street_bet, top))
-    if top > betting.level and number in betting.may_raise and cap_allows(state):
+    # A raise needs someone left to call it: never against players who are all all-in.
+    opponents = any(s.can_bet for s in state.seats if s.seat != number)
+    if top > betting.level and number in betting.may_raise and opponents and cap_allows(state):
         kind = "raise" if betting.count else ("complete" if betting.street == 3 else "bet")
         found.extend(_reach(kind, target, seat.street_bet, top) for target in targets(state))
     return _distinct(found)
