@@ -6,9 +6,11 @@ card: ``"10h"``, ``"as"`` and ``"AS"`` are refused, because the tablet and the s
 exactly this form and a lenient parser would hide a device fault.
 
 The integer form returned by :func:`parse_card` is built for the evaluator's hot path and is
-otherwise opaque: add seven of them and the sum holds both the multiset of ranks (in base 5, high
-bits) and a 4-bit count per suit (low 16 bits). Only compare, hash, or pass them back to this
-package.
+otherwise opaque: add up to seven of them and the sum holds both the multiset of ranks (in base
+5, above bit 24) and, per suit, seven times the number of cards of that suit (a 6-bit field
+each). Seven times a count reaches 32 exactly when the count is five or more, so one mask
+(:data:`FLUSH_BITS`) tells whether the cards hold a flush. Only compare, hash, or pass these ints
+back to this package.
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ SUIT_CHARS = "cdhs"
 RANK_VALUES = {char: index + 2 for index, char in enumerate(RANK_CHARS)}
 SUIT_INDEXES = {char: index for index, char in enumerate(SUIT_CHARS)}
 
-SUIT_FIELD_BITS = 4
+SUIT_FIELD_BITS = 6
+_SUIT_STEP = 7  # 4 * 7 < 32 <= 5 * 7: bit 5 of a field is set from the fifth card of the suit
 RANK_KEY_SHIFT = SUIT_FIELD_BITS * len(SUIT_CHARS)
+#: Set in a sum of cards exactly when five or more of them share a suit.
+FLUSH_BITS = sum(32 << (SUIT_FIELD_BITS * suit_index) for suit_index in range(len(SUIT_CHARS)))
 
 
 def rank_weight(rank: int) -> int:
@@ -34,8 +39,8 @@ def rank_weight(rank: int) -> int:
 
 
 def suit_unit(suit_index: int) -> int:
-    """The count a card of this suit adds to the suit counters in the low bits."""
-    return 1 << (SUIT_FIELD_BITS * suit_index)
+    """What a card of this suit adds to its suit's field in the low bits."""
+    return _SUIT_STEP << (SUIT_FIELD_BITS * suit_index)
 
 
 def _encode(rank: int, suit_index: int) -> int:

@@ -7,7 +7,7 @@ Two entries:
 * :func:`strength_of` takes cards already parsed with
   :func:`~tables.engine.poker.cards.parse_card` and returns only the strength int. It does
   no validation (5 to 7 distinct parsed cards are the caller's promise) and is the one to
-  use in simulations.
+  use in simulations; :func:`strengths_of` does the same for a batch of hands.
 
 Greater strength is a stronger hand, equal strengths tie, and suits never break a tie. The
 layout of a strength is described in :mod:`tables.engine.poker.ranking`.
@@ -21,7 +21,14 @@ from functools import cache
 
 from tables.engine.errors import InvalidInputError
 from tables.engine.poker import hand_tables
-from tables.engine.poker.cards import ALL_CODES, CARD_INTS, RANK_CHARS, RANK_KEY_SHIFT, parse_card
+from tables.engine.poker.cards import (
+    ALL_CODES,
+    CARD_INTS,
+    FLUSH_BITS,
+    RANK_CHARS,
+    RANK_KEY_SHIFT,
+    parse_card,
+)
 from tables.engine.poker.ranking import (
     CATEGORIES,
     CATEGORY_SHIFT,
@@ -31,7 +38,7 @@ from tables.engine.poker.ranking import (
 )
 from tables.engine.poker.table_codec import decode_uints
 
-__all__ = ["HandValue", "best_hand", "parse_card", "strength_of"]
+__all__ = ["HandValue", "best_hand", "parse_card", "strength_of", "strengths_of"]
 
 
 @dataclass(frozen=True, order=True)
@@ -55,10 +62,9 @@ _RANK_BIT: dict[int, int] = {
     card: 1 << RANK_CHARS.index(code[0]) for code, card in CARD_INTS.items()
 }
 
-# Each card carries a 4-bit counter for its suit in the low 16 bits. Adding 3 to every counter
-# carries into its top bit exactly when that suit has five or more cards.
-_SUIT_THRESHOLD = 0x3333
-_SUIT_OVERFLOW = 0x8888
+# From a suit's flush bit (bit 5 of its field) down to the field's low bit, which only that
+# suit's cards have set.
+_FLUSH_BIT_TO_SUIT_BIT = 5
 
 
 def strength_of(cards: Sequence[int]) -> int:
@@ -69,15 +75,25 @@ def strength_of(cards: Sequence[int]) -> int:
     flush suit's ranks alone decide.
     """
     total = sum(cards)
-    flush = (total + _SUIT_THRESHOLD) & _SUIT_OVERFLOW
+    flush = total & FLUSH_BITS
     if not flush:
         return _UNSUITED[total >> RANK_KEY_SHIFT]
-    suit_unit = flush >> 3
+    suit_bit = flush >> _FLUSH_BIT_TO_SUIT_BIT
     ranks = 0
     for card in cards:
-        if card & suit_unit:
+        if card & suit_bit:
             ranks |= _RANK_BIT[card]
     return _FLUSH[ranks]
+
+
+def strengths_of(hands: Iterable[Sequence[int]]) -> list[int]:
+    """:func:`strength_of` for many hands at once, without a function call per unflushed hand."""
+    return [
+        _UNSUITED[total >> RANK_KEY_SHIFT]
+        if not (total := sum(hand)) & FLUSH_BITS
+        else strength_of(hand)
+        for hand in hands
+    ]
 
 
 def best_hand(cards: Iterable[str]) -> HandValue:

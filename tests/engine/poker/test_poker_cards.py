@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from itertools import combinations_with_replacement
+
 import pytest
 
 from tables.engine.errors import InvalidInputError
 from tables.engine.poker.cards import (
     ALL_CODES,
+    FLUSH_BITS,
+    SUIT_CHARS,
     card_code,
     parse_card,
     parse_cards,
@@ -60,3 +64,14 @@ def test_an_unhashable_value_is_not_a_card() -> None:
     with pytest.raises(InvalidInputError) as refused:
         parse_card(["As"])  # type: ignore[arg-type]
     assert refused.value.code == "invalid_card"
+
+
+def test_the_flush_bits_are_set_exactly_when_five_cards_share_a_suit() -> None:
+    # Every way up to seven cards can fall into suits. The rank weights sit above the suit
+    # fields, so any distinct ranks serve.
+    for size in range(8):
+        for suits in combinations_with_replacement(SUIT_CHARS, size):
+            ranks = "23456789T"
+            cards = [parse_card(ranks[i] + suit) for i, suit in enumerate(suits)]
+            has_flush = max((suits.count(suit) for suit in SUIT_CHARS), default=0) >= 5
+            assert bool(sum(cards) & FLUSH_BITS) == has_flush, suits
