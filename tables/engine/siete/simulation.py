@@ -1,0 +1,223 @@
+"""Monte Carlo play of many rounds, dealt and settled by the engine's own rule functions.
+
+Every round is dealt from a freshly shuffled single deck (the `every_round` default), shuffled
+lazily: each card is a uniform draw from those left, which is the top of a fully shuffled deck.
+Each box draws while its total is below `stand_on` and stands otherwise; the bank follows its
+forced rule. Every stake is one unit, carried as 2 chips of 1 so that 3 : 2 pays exactly.
+
+Two paths consume the random source identically and give identical results:
+``via="rules"`` calls the rule functions decide uses (`bank_must_draw`, `settle_box`) directly,
+fast enough for a million rounds; ``via="engine"`` sends every command through
+`decide` / `evolve` and reads the settlement from the recorded events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+from fractions import Fraction
+from random import Random
+from typing import Any
+
+from tables.engine.siete import commands as c
+from tables.engine.siete.cards import DECK, SIETE_Y_MEDIO_HALVES, VALUE_HALVES
+from tables.engine.siete.decide import decide_and_evolve
+from tables.engine.siete.hands import PUNTAJE, REAL, SIETE_Y_MEDIO
+from tables.engine.siete.rules import BANK, bank_must_draw, phase
+from tables.engine.siete.settings import SieteSettings
+from tables.engine.siete.settlement import (
+    BANK_BUST_WIN,
+    WIN,
+    BoxResult,
+    settle_box,
+)
+from tables.engine.siete.state import SieteState
+
+STAKE_CHIPS = 2  # one unit = 2 chips of 1: a 3 : 2 net win on one unit is exactly 3 chips
+OUTCOME_KEYS = (
+    "player_bust", "bank_bust_win", "win_real", "win_siete_y_medio", "win_puntaje", "push", "loss",
+)  # fmt: skip
+
+
+class FreshDeck:
+    """One freshly shuffled deck per round, drawn from the top (a lazy Fisher-Yates shuffle)."""
+
+    def __init__(self, rng: Random) -> None:
+        self._rng = rng
+        self._cards = list(DECK)
+        self._left = len(self._cards)
+
+    def shuffle(self) -> None:
+        self._left = len(self._cards)
+
+    def draw(self) -> str:
+        cards, left = self._cards, self._left
+        index = self._rng.randrange(left)
+        left -= 1
+        cards[index], cards[left] = cards[left], cards[index]
+        self._left = left
+        return cards[left]
+
+
+def simulation_settings(ties: str) -> SieteSettings:
+    return SieteSettings.from_mapping(
+        {"min_stake": STAKE_CHIPS, "max_stake": STAKE_CHIPS, "chip": 1, "ties": ties}
+    )
+
+
+def _halves(stand_on: Any) -> int:
+    halves = Fraction(str(stand_on)) * 2
+    if halves.denominator != 1 or not 1 <= halves <= SIETE_Y_MEDIO_HALVES:
+        raise ValueError("stand_on is a total from 0.5 to 7.5, in steps of 0.5")
+    return int(halves)
+
+
+def play_round_by_rules(
+    deck: FreshDeck, seats: int, stand_halves: int, settings: SieteSettings
+) -> list[BoxResult]:
+    deck.shuffle()
+    hands = [[deck.draw()] for _ in range(seats)]
+    bank = [deck.draw()]
+    values = VALUE_HALVES
+    standing = False
+    for hand in hands:
+        total = values[hand[0]]
+        while total < stand_halves:
+            card = deck.draw()
+            hand.append(card)
+            total += values[card]
+        standing = standing or total <= SIETE_Y_MEDIO_HALVES
+    if standing:
+        total = values[bank[0]]
+        while bank_must_draw(total):
+            card = deck.draw()
+            bank.append(card)
+            total += values[card]
+    return [settle_box(hand, bank, STAKE_CHIPS, settings) for hand in hands]
+
+
+def play_round_by_engine(
+    state: SieteState, deck: FreshDeck, seats: int, stand_halves: int
+) -> tuple[SieteState, list[BoxResult]]:
+    deck.shuffle()
+
+    def apply(command: c.Command) -> None:
+        nonlocal state
+        state = decide_and_evolve(state, command)[0]
+
+    for box in range(1, seats + 1):
+        apply(c.PlaceWager(box, STAKE_CHIPS))
+    for _ in range(seats + 1):
+        apply(c.RecordCard(deck.draw(), source="shoe"))
+    for box in range(1, seats + 1):
+        _play_box_by_engine(apply, lambda: state, deck, box, stand_halves)
+    if phase(state.round) == BANK:
+        apply(c.RevealBank())
+        while phase(state.round) == BANK:
+            apply(c.RecordCard(deck.draw(), source="shoe"))
+    assert state.round is not None
+    assert state.round.settled
+    return state, [box.result for box in state.round.boxes if box.result is not None]
+
+
+def _play_box_by_engine(apply: Any, current: Any, deck: FreshDeck, number: int, stand: int) -> None:
+    def box() -> Any:
+        return current().round.box(number)
+
+    def total() -> int:
+        return sum(VALUE_HALVES[card.card] for card in box().cards)
+
+    while not box().turn_over and total() < stand:
+        apply(c.RequestDraw(number))
+        apply(c.RecordCard(deck.draw(), source="shoe"))
+    if box().turn_over:
+        return
+    apply(c.DeclareBust(number) if total() > SIETE_Y_MEDIO_HALVES else c.Stand(number))
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.outcomes = dict.fromkeys(OUTCOME_KEYS, 0)
+        self.payouts = dict.fromkeys((REAL, SIETE_Y_MEDIO, PUNTAJE), 0)
+        self.hands = 0
+        self.returned_chips = 0
+        self.round_square_sum = 0
+
+    def add_round(self, results: list[BoxResult]) -> None:
+        round_returned = 0
+        for result in results:
+            outcome = result.outcome
+            if outcome == WIN:
+                self.outcomes["win_" + result.hand_class] += 1
+            else:
+                self.outcomes[outcome] += 1
+            if outcome in (WIN, BANK_BUST_WIN):
+                self.payouts[result.hand_class] += 1
+            round_returned += result.stake + result.net
+        self.hands += len(results)
+        self.returned_chips += round_returned
+        self.round_square_sum += round_returned * round_returned
+
+
+def simulate(
+    rounds: int,
+    seats: int,
+    stand_on: Any,
+    rng: Random,
+    ties: str = "push",
+    via: str = "rules",
+) -> dict[str, Any]:
+    """Play `rounds` rounds of `seats` boxes and report the return to player, exactly."""
+    if rounds < 1 or not 1 <= seats <= 6:
+        raise ValueError("play at least one round on 1 to 6 boxes")
+    settings = simulation_settings(ties)
+    stand_halves = _halves(stand_on)
+    deck = FreshDeck(rng)
+    tally = Tally()
+    if via == "rules":
+        for _ in range(rounds):
+            tally.add_round(play_round_by_rules(deck, seats, stand_halves, settings))
+    elif via == "engine":
+        state = SieteState(settings=settings)
+        for _ in range(rounds):
+            state, results = play_round_by_engine(state, deck, seats, stand_halves)
+            state = replace(state, round=None)
+            tally.add_round(results)
+    else:
+        raise ValueError("via is 'rules' or 'engine'")
+    return _report(tally, rounds, seats, stand_halves, ties, via)
+
+
+def _decimal(value: Fraction, places: int = 6) -> str:
+    return str(
+        (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal(10) ** -places)
+    )
+
+
+def _report(
+    tally: Tally, rounds: int, seats: int, stand: int, ties: str, via: str
+) -> dict[str, Any]:
+    staked_chips = tally.hands * STAKE_CHIPS
+    rtp = Fraction(tally.returned_chips, staked_chips)
+    # Boxes of one round share the bank's hand, so the spread is measured per round.
+    mean = Fraction(tally.returned_chips, rounds)
+    variance = Fraction(tally.round_square_sum, rounds) - mean * mean
+    per_round_stake = seats * STAKE_CHIPS
+    error = (Decimal(variance.numerator) / Decimal(variance.denominator) / rounds).sqrt()
+    return {
+        "rounds": rounds,
+        "seats": seats,
+        "stand_on": _decimal(Fraction(stand, 2), 1),
+        "ties": ties,
+        "via": via,
+        "hands": tally.hands,
+        "stake_chips_per_unit": STAKE_CHIPS,
+        "staked": tally.hands,
+        "returned": _decimal(Fraction(tally.returned_chips, STAKE_CHIPS), 1),
+        "rtp": _decimal(rtp),
+        "rtp_exact": f"{rtp.numerator}/{rtp.denominator}",
+        "rtp_standard_error": str((error / per_round_stake).quantize(Decimal("0.000001"))),
+        "house_edge": _decimal(1 - rtp),
+        "outcomes": tally.outcomes,
+        "payouts": tally.payouts,
+    }
