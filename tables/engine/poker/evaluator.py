@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 from tables.engine.errors import InvalidInputError
 from tables.engine.poker import hand_tables
@@ -41,13 +41,25 @@ from tables.engine.poker.table_codec import decode_uints
 __all__ = ["HandValue", "best_hand", "parse_card", "strength_of", "strengths_of"]
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, repr=False)
 class HandValue:
-    """A hand's worth. Compares and hashes by `strength` alone."""
+    """A hand's worth. Compares and hashes by `strength` alone.
+
+    `hand` holds the 5 to 7 cards it was made from. `cards`, the five of them that make it, is
+    worked out on first use: ranking a showdown compares strengths and never needs it.
+    """
 
     strength: int
     category: str = field(compare=False)
-    cards: tuple[str, ...] = field(compare=False)
+    hand: tuple[str, ...] = field(compare=False)
+
+    @cached_property
+    def cards(self) -> tuple[str, ...]:
+        """The five cards used, in order of significance (see :func:`five_cards_used`)."""
+        return five_cards_used(self.hand, self.strength)
+
+    def __repr__(self) -> str:
+        return f"HandValue({self.strength}, {self.category!r}, cards={self.cards!r})"
 
 
 _UNSUITED: dict[int, int] = dict(
@@ -105,7 +117,7 @@ def best_hand(cards: Iterable[str]) -> HandValue:
             code="wrong_card_count",
         )
     try:
-        parsed = [CARD_INTS[code] for code in codes]
+        parsed = list(map(CARD_INTS.__getitem__, codes))
     except (KeyError, TypeError):
         parsed = [parse_card(code) for code in codes]  # raises the dealer-readable refusal
     if len(set(parsed)) != len(parsed):
@@ -114,9 +126,7 @@ def best_hand(cards: Iterable[str]) -> HandValue:
             f"The same card appears twice: {', '.join(duplicates)}.", code="duplicate_card"
         )
     strength = strength_of(parsed)
-    return HandValue(
-        strength, CATEGORIES[strength >> CATEGORY_SHIFT], five_cards_used(codes, strength)
-    )
+    return HandValue(strength, CATEGORIES[strength >> CATEGORY_SHIFT], codes)
 
 
 _CARD_ORDER = {code: index for index, code in enumerate(ALL_CODES)}  # by rank, then suit

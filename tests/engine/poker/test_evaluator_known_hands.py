@@ -130,3 +130,15 @@ def test_anything_but_a_card_code_is_refused(code: str) -> None:
     with pytest.raises(InvalidInputError) as refused:
         best_hand(["Ks", "Qs", "Js", "Ts", code])
     assert refused.value.code == "invalid_card"
+
+
+def test_a_hand_value_keeps_the_cards_it_was_made_from() -> None:
+    value = hand("Kc Kd 7h 7s 3c 3d 2h")
+    assert value.hand == ("Kc", "Kd", "7h", "7s", "3c", "3d", "2h")
+    assert "two_pair" in repr(value)
+    assert "'Kd', 'Kc', '7s', '7h', '3d'" in repr(value)
+
+
+def test_equal_hands_are_one_key_in_a_mapping() -> None:
+    winners = {hand("As Ks Qs Js 9s"): "seat 1"}
+    assert winners[hand("Ah Kh Qh Jh 9h")] == "seat 1"
