@@ -23,7 +23,8 @@ from reports.custody import (
 @dataclass(frozen=True)
 class SlipSequence:
     """Where every number of one slip series went. ``missing`` are the numbers between the first
-    and the last seen that nobody can account for; ``duplicates`` appear on more than one slip."""
+    and the last issued (or, with nothing issued, seen) that no slip or void accounts for;
+    ``duplicates`` appear on more than one slip."""
 
     issued: tuple[int, ...]
     used: tuple[int, ...]
@@ -44,8 +45,10 @@ def slip_sequence(
     issued_set, used_list, voided_list = set(issued), list(used), list(voided)
     seen = Counter(used_list) + Counter(voided_list)
     accounted = set(seen)
-    everything = issued_set | accounted
-    span = range(min(everything), max(everything) + 1) if everything else range(0)
+    # The series runs from the first to the last number issued; a stray number outside it is
+    # reported as not issued, and must not stretch the series into thousands of false gaps.
+    bounds = issued_set or accounted
+    span = range(min(bounds), max(bounds) + 1) if bounds else range(0)
     return SlipSequence(
         issued=tuple(sorted(issued_set)),
         used=tuple(sorted(set(used_list))),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Mapping
 from typing import Any
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -89,18 +90,20 @@ def _title(document: Mapping[str, Any]) -> str:
 
 
 def _heading(document: Mapping[str, Any], title: str) -> list[Flowable]:
-    lines: list[Flowable] = [Paragraph(title, STYLES["title"])]
+    lines: list[Flowable] = [Paragraph(escape(title), STYLES["title"])]
     lines.append(
         Paragraph(
-            f"Gaming day {document['gaming_day']}, shift {document['shift']}. "
-            f"Generated {document['generated_at']}; version {document['version']}.",
+            escape(
+                f"Gaming day {document['gaming_day']}, shift {document['shift']}. "
+                f"Generated {document['generated_at']}; version {document['version']}."
+            ),
             STYLES["body"],
         )
     )
     for banner in markings(document):
-        lines.append(Paragraph(banner, STYLES["banner"]))
+        lines.append(Paragraph(escape(banner), STYLES["banner"]))
     watermark = ", ".join(f"{table} to seq {seq}" for table, seq in document["watermark"].items())
-    lines.append(Paragraph(f"Covers events: {watermark or 'none'}.", STYLES["small"]))
+    lines.append(Paragraph(escape(f"Covers events: {watermark or 'none'}."), STYLES["small"]))
     lines.append(Spacer(1, 3 * mm))
     return lines
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 Doc = Mapping[str, Any]
@@ -46,24 +48,55 @@ def text(value: Any) -> str:
     return str(value)
 
 
+# ReportLab re-measures a long table on every page it splits over; tables of at most a page's
+# rows, with widths computed once, keep a 50-page cage report linear in its length.
+ROWS_PER_TABLE = 50
+FRAME_WIDTH = 180 * mm
+_CHAR_WIDTH = 4.4  # points per character of 8-point Helvetica, on average
+_WIDEST_COLUMN_CHARS = 40
+
+
 def grid(rows: Sequence[Sequence[Any]], widths: Sequence[float] | None = None) -> Table:
-    cells = [[_cell(value) for value in row] for row in rows]
+    capacity = [(width - 8) / _CHAR_WIDTH for width in widths] if widths else None
+    cells = [
+        [_cell(value, capacity[column] if capacity else 30) for column, value in enumerate(row)]
+        for row in rows
+    ]
     table = Table(cells, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(_GRID)
     return table
 
 
-def _cell(value: Any) -> Any:
+def _cell(value: Any, capacity_chars: float) -> Any:
     rendered = text(value)
-    # Long values wrap inside their column instead of running off the page.
-    return Paragraph(rendered, STYLES["cell"]) if len(rendered) > 30 else rendered
+    # Text longer than its column wraps inside it instead of running into the next one.
+    if len(rendered) > capacity_chars:
+        return Paragraph(escape(rendered), STYLES["cell"])
+    return rendered
+
+
+def column_widths(rows: Sequence[Sequence[Any]]) -> list[float]:
+    """Widths from each column's longest text, shrunk to the frame when they would not fit."""
+    longest = [
+        min(max(len(text(row[column])) for row in rows), _WIDEST_COLUMN_CHARS)
+        for column in range(len(rows[0]))
+    ]
+    natural = [chars * _CHAR_WIDTH + 8 for chars in longest]
+    scale = min(1.0, FRAME_WIDTH / sum(natural))
+    return [width * scale for width in natural]
 
 
 def section(title: str, rows: Sequence[Sequence[Any]], empty: str = "None.") -> list[Flowable]:
-    heading = Paragraph(title, STYLES["section"])
+    heading = Paragraph(escape(title), STYLES["section"])
     if len(rows) <= 1:
         return [heading, Paragraph(empty, STYLES["body"])]
-    return [heading, grid(rows)]
+    header, body = rows[0], rows[1:]
+    widths = column_widths(rows)
+    tables: list[Flowable] = [
+        grid([header, *body[start : start + ROWS_PER_TABLE]], widths)
+        for start in range(0, len(body), ROWS_PER_TABLE)
+    ]
+    return [heading, *tables]
 
 
 def number_ranges(numbers: Iterable[int]) -> str:
@@ -222,16 +255,35 @@ def _by_table_rows(document: Doc) -> list[list[Any]]:
 
 
 def _sequence_rows(document: Doc) -> list[list[Any]]:
-    rows: list[list[Any]] = [["Type", "Issued", "Used", "Voided", "Missing", "Not issued", "Twice"]]
+    """One row per few ranges, so that a long list of numbers still splits across pages."""
+    rows: list[list[Any]] = [["Type", "Numbers", "Count", "Slip numbers"]]
+    labels = {
+        "issued": "issued",
+        "used": "used",
+        "voided": "voided",
+        "missing": "MISSING",
+        "not_issued": "NOT ISSUED",
+        "duplicates": "USED TWICE",
+    }
     for slip_type, sequence in document["sequence"].items():
-        rows.append(
-            [slip_type]
-            + [
-                number_ranges(sequence[key])
-                for key in ("issued", "used", "voided", "missing", "not_issued", "duplicates")
-            ]
-        )
+        for key, label in labels.items():
+            numbers = sequence[key]
+            for index, chunk in enumerate(range_chunks(numbers)):
+                first = index == 0
+                rows.append(
+                    [
+                        slip_type if first else "",
+                        label if first else "",
+                        len(numbers) if first else "",
+                        chunk,
+                    ]
+                )
     return rows
+
+
+def range_chunks(numbers: Sequence[int], per_row: int = 8) -> list[str]:
+    parts = number_ranges(numbers).split(", ")
+    return [", ".join(parts[i : i + per_row]) for i in range(0, len(parts), per_row)]
 
 
 def _over_short_rows(document: Doc) -> list[list[Any]]:

@@ -130,6 +130,14 @@ def test_numbers_the_cage_never_issued_and_numbers_used_twice_are_flagged() -> N
     assert not sequence.intact
 
 
+def test_a_stray_number_far_outside_the_series_does_not_stretch_it() -> None:
+    sequence = slip_sequence(
+        issued=range(1001, 1004), used=[1001, 1002, 1003, 1_000_001], voided=[]
+    )
+    assert sequence.missing == ()
+    assert sequence.not_issued == (1_000_001,)
+
+
 def test_a_series_with_nothing_issued_or_used_is_intact() -> None:
     assert slip_sequence([], [], []).intact
 
@@ -144,8 +152,8 @@ def test_every_number_of_the_series_is_used_voided_or_missing(
     issued: set[int], used: list[int], voided: list[int]
 ) -> None:
     sequence = slip_sequence(issued, used, voided)
-    seen = issued | set(used) | set(voided)
-    span = set(range(min(seen), max(seen) + 1)) if seen else set()
-    assert set(sequence.used) | set(sequence.voided) | set(sequence.missing) == span
+    bounds = issued or set(used) | set(voided)
+    span = set(range(min(bounds), max(bounds) + 1)) if bounds else set()
+    assert set(sequence.missing) | (set(used) | set(voided)) & span == span
     assert not set(sequence.missing) & (set(used) | set(voided))
     assert set(sequence.not_issued) == (set(used) | set(voided)) - issued

@@ -8,6 +8,7 @@ import pypdf
 import pytest
 from report_samples import (
     context,
+    fill,
     ledger,
     mesa_1_facts,
     mesa_1_report,
@@ -187,3 +188,32 @@ def test_the_audit_pdf_shows_chain_heads_and_exceptions() -> None:
 def test_slip_numbers_print_as_ranges() -> None:
     assert number_ranges([1005, 1001, 1002, 1003, 1007]) == "1001-1003, 1005, 1007"
     assert number_ranges([]) == "none"
+
+
+def test_text_with_markup_characters_is_printed_as_written() -> None:
+    facts = [
+        *mesa_1_facts()[:3],
+        SlipVoided(
+            "fill", 1002, "<b>wrong</b> table & wrong amount, see the pit log", "pablo", "mara"
+        ),
+        *mesa_1_facts()[4:],
+    ]
+    text = pdf_text(mesa_1_report(facts=tuple(facts))).replace("\n", " ")
+    assert "<b>wrong</b> table & wrong" in text
+
+
+def test_a_long_cage_report_splits_its_tables_across_pages() -> None:
+    fills = [fill(number, {5: 1}) for number in range(1001, 1011)]
+    many = build_cashier_report(
+        context=context(),
+        ledgers=[
+            ledger(f"T{i}", *mesa_3_facts()[:1], *fills, *mesa_3_facts()[1:]) for i in range(12)
+        ],
+        issued={"fill": range(1001, 1011)},
+        cage_figures=None,
+        watermark={},
+    )
+    reader = pypdf.PdfReader(io.BytesIO(render_pdf(many)))
+    assert len(reader.pages) > 2
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    assert text.count("T11") >= 10  # every slip of the last table is printed
