@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pypdf
 import pytest
 from report_samples import (
+    clean_audit,
     context,
     fill,
     ledger,
@@ -59,8 +60,11 @@ def cashier_report() -> Document:
 
 EVERY_KIND: list[Callable[[], Document]] = [
     mesa_1_report,
+    mesa_3_report,
+    stud_2_report,
     floor_report,
     cashier_report,
+    clean_audit,
     troubled_audit,
 ]
 RENDERERS = [render_json, render_csv, render_pdf]
@@ -217,3 +221,13 @@ def test_a_long_cage_report_splits_its_tables_across_pages() -> None:
     assert len(reader.pages) > 2
     text = "\n".join(page.extract_text() for page in reader.pages)
     assert text.count("T11") >= 10  # every slip of the last table is printed
+
+
+def test_a_shift_with_no_activity_prints_its_zero_figures() -> None:
+    text = pdf_text(mesa_3_report())
+    assert "Mesa 3 (T3)" in text
+    assert "Hands played" in text
+    assert "1000" in text  # the opener and the closer
+    rows = csv_rows(mesa_3_report())
+    figures = {row["item"]: row["amount"] for row in rows if row["section"] == "figures"}
+    assert (figures["win"], figures["hold_percent"]) == ("0", "")
