@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 
 from tables.engine.errors import InvalidInputError
 from tables.engine.poker import hand_tables
@@ -46,14 +46,14 @@ class HandValue:
     """A hand's worth. Compares and hashes by `strength` alone.
 
     `hand` holds the 5 to 7 cards it was made from. `cards`, the five of them that make it, is
-    worked out on first use: ranking a showdown compares strengths and never needs it.
+    worked out when asked for: ranking a showdown compares strengths and never needs it.
     """
 
     strength: int
     category: str = field(compare=False)
     hand: tuple[str, ...] = field(compare=False)
 
-    @cached_property
+    @property
     def cards(self) -> tuple[str, ...]:
         """The five cards used, in order of significance (see :func:`five_cards_used`)."""
         return five_cards_used(self.hand, self.strength)
@@ -130,6 +130,7 @@ def best_hand(cards: Iterable[str]) -> HandValue:
 
 
 _CARD_ORDER = {code: index for index, code in enumerate(ALL_CODES)}  # by rank, then suit
+_card_order = _CARD_ORDER.__getitem__
 
 
 def five_cards_used(codes: Sequence[str], strength: int) -> tuple[str, ...]:
@@ -142,7 +143,7 @@ def five_cards_used(codes: Sequence[str], strength: int) -> tuple[str, ...]:
         suits = [code[1] for code in codes]
         flush_suit = max(suits, key=suits.count)
         codes = [code for code in codes if code[1] == flush_suit]
-    pool = sorted(codes, key=_CARD_ORDER.__getitem__, reverse=True)
+    pool = sorted(codes, key=_card_order, reverse=True)
     pool_ranks = "".join(pool)[::2]
     return tuple([pool[pool_ranks.index(rank) + nth] for rank, nth in _picks(strength)])
 
