@@ -6,3 +6,6 @@ class TablesConfig(AppConfig):
 
     name = "tables"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from tables import bindings  # noqa: F401 - registers the game engines

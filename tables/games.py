@@ -33,6 +33,10 @@ class GameBinding:
     audit_view: Callable[[Any], dict[str, Any]]
     # One of the ROUND_* words above, for the round the state is in (or last was in).
     round_status: Callable[[Any], str]
+    # Commands that only a four-eyes correction may run (never straight from a tablet)...
+    approval_commands: frozenset[str] = frozenset()
+    # ...and those among them whose data carries `requested_by` and `approved_by` names.
+    approval_fields: frozenset[str] = frozenset()
 
 
 _REGISTRY: dict[str, GameBinding] = {}

@@ -78,7 +78,7 @@ def _check_chain_and_replay(table: Table, result: TableVerification) -> dict[int
                     f"table {table.name} seq {row.seq}: the engine cannot replay it ({error})"
                 )
                 return states
-        if row.round_id is not None:
+        if row.round is not None:
             states[row.round.number] = state
     return states
 

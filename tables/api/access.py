@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from rest_framework.exceptions import PermissionDenied
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.request import Request
 
 from tables import roles
 from tables.models import DealerAssignment, Table
@@ -21,3 +22,11 @@ def check_can_act_at(user: AbstractBaseUser | AnonymousUser, table: Table) -> No
     ):
         return
     raise PermissionDenied("You are not assigned to this table.")
+
+
+def acting_user(request: Request) -> User:
+    """The signed-in user; the view's permission classes already refused anonymous calls."""
+    user = request.user
+    if not isinstance(user, User):
+        raise NotAuthenticated()
+    return user

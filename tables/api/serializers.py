@@ -22,7 +22,8 @@ class TableCreateSerializer(serializers.Serializer[None]):
 
 class CommandSerializer(serializers.Serializer[None]):
     type = serializers.CharField(max_length=64)
-    data = serializers.DictField(required=False, default=dict)
+    # The metaclass takes declared fields off the class, so `.data` keeps working.
+    data = serializers.DictField(required=False, default=dict)  # type: ignore[assignment]
 
 
 class EventSerializer(serializers.ModelSerializer[TableEvent]):

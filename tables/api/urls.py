@@ -4,6 +4,7 @@ from django.urls import path
 
 from tables.api import views_review as review
 from tables.api import views_tables as tables
+from tables.api.views_games import game_routes
 from tables.api.views_me import MeView
 
 urlpatterns = [
@@ -14,6 +15,7 @@ urlpatterns = [
     path("tables/<int:table_id>/close", tables.TableCloseView.as_view(), name="table-close"),
     path("tables/<int:table_id>/dealer", tables.TableDealerView.as_view(), name="table-dealer"),
     path("tables/<int:table_id>/rounds", tables.RoundOpenView.as_view(), name="round-open"),
+    path("tables/<int:table_id>/rounds/close", tables.RoundCloseView.as_view(), name="round-close"),
     path("tables/<int:table_id>/commands", tables.TableCommandView.as_view(), name="commands"),
     path("tables/<int:table_id>/events", tables.TableEventsView.as_view(), name="events"),
     path(
@@ -38,4 +40,5 @@ urlpatterns = [
         review.AlertAcknowledgeView.as_view(),
         name="alert-acknowledge",
     ),
+    *game_routes(),
 ]

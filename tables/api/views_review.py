@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables import selectors
-from tables.api.access import check_can_act_at
+from tables.api.access import acting_user, check_can_act_at
 from tables.api.idempotency import run_idempotently
 from tables.api.permissions import IsFloorStaff, IsPitBoss
 from tables.api.serializers import (
@@ -41,7 +41,7 @@ class CorrectionCreateView(APIView):
                 command_type=data["command"]["type"],
                 command_data=data["command"].get("data", {}),
                 reason=data["reason"],
-                requested_by=request.user,
+                requested_by=acting_user(request),
             )
             return Response(CorrectionSerializer(correction).data, status=status.HTTP_201_CREATED)
 
@@ -72,7 +72,7 @@ class CorrectionApproveView(APIView):
     def post(self, request: Request, correction_id: int) -> Response:
         def handle(key: str | None) -> Response:
             outcome = corrections.correction_approve(
-                correction_id=correction_id, approver=request.user
+                correction_id=correction_id, approver=acting_user(request)
             )
             return Response(outcome_body(outcome))
 
@@ -92,7 +92,7 @@ class CorrectionRefuseView(APIView):
 
         def handle(key: str | None) -> Response:
             correction = corrections.correction_refuse(
-                correction_id=correction_id, approver=request.user, note=data["note"]
+                correction_id=correction_id, approver=acting_user(request), note=data["note"]
             )
             return Response(CorrectionSerializer(correction).data)
 
@@ -127,7 +127,9 @@ class AlertAcknowledgeView(APIView):
         data = valid(CorrectionDecisionSerializer, request)
 
         def handle(key: str | None) -> Response:
-            alert = alerts.alert_acknowledge(alert_id=alert_id, by=request.user, note=data["note"])
+            alert = alerts.alert_acknowledge(
+                alert_id=alert_id, by=acting_user(request), note=data["note"]
+            )
             return Response(AlertSerializer(alert).data)
 
         return run_idempotently(request, handle)

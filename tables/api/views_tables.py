@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -13,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables import games, selectors
-from tables.api.access import check_can_act_at
+from tables.api.access import acting_user, check_can_act_at
 from tables.api.idempotency import run_idempotently
 from tables.api.permissions import IsAuditor, IsFloorStaff, IsPitBoss
 from tables.api.serializers import (
@@ -24,11 +25,14 @@ from tables.api.serializers import (
     TableCreateSerializer,
     TableSerializer,
 )
-from tables.engine.errors import InvalidInputError
+from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Table, TableEvent
 from tables.services import floor
 from tables.services.commands import CommandOutcome, table_command
 
+STATE = OpenApiResponse(
+    OpenApiTypes.OBJECT, description="The table, the events appended and the live state"
+)
 ERRORS = {
     400: OpenApiResponse(description="Malformed request (uniform error body)"),
     403: OpenApiResponse(description="Not allowed for this role or table"),
@@ -56,7 +60,7 @@ class TableListView(APIView):
     permission_classes = (IsPitBoss,)
 
     def get_permissions(self) -> list[Any]:
-        return [IsFloorStaff()] if self.request.method == "GET" else super().get_permissions()
+        return [IsFloorStaff()] if self.request.method == "GET" else [IsPitBoss()]
 
     @extend_schema(summary="List the tables", responses=TableSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -69,14 +73,14 @@ class TableListView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = valid(TableCreateSerializer, request)
-        table = floor.table_create(actor=request.user, **data)
+        table = floor.table_create(actor=acting_user(request), **data)
         return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
 
 
 class TableDetailView(APIView):
     permission_classes = (IsFloorStaff,)
 
-    @extend_schema(summary="A table and its live state (no face-down card, ever)")
+    @extend_schema(summary="A table and its live state (no face-down card, ever)", responses=STATE)
     def get(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
         body = {"table": TableSerializer(table).data, "state": selectors.table_live_view(table)}
@@ -91,7 +95,7 @@ class TableStatusView(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         selectors.table_get(table_id)
         table = floor.table_set_status(
-            table_id=table_id, status=self.new_status, actor=request.user
+            table_id=table_id, status=self.new_status, actor=acting_user(request)
         )
         return Response(TableSerializer(table).data)
 
@@ -108,7 +112,9 @@ class TableDealerView(APIView):
     permission_classes = (IsPitBoss,)
 
     @extend_schema(
-        summary="Assign a dealer to the table (pit boss)", request=AssignDealerSerializer
+        summary="Assign a dealer to the table (pit boss)",
+        request=AssignDealerSerializer,
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
         data = valid(AssignDealerSerializer, request)
@@ -116,7 +122,7 @@ class TableDealerView(APIView):
         if dealer is None or not dealer.groups.filter(name="dealer").exists():
             raise ValidationError({"dealer": ["No dealer has this username."]})
         selectors.table_get(table_id)
-        floor.dealer_assign(table_id=table_id, dealer=dealer, by=request.user)
+        floor.dealer_assign(table_id=table_id, dealer=dealer, by=acting_user(request))
         return Response({"table": table_id, "dealer": dealer.get_username()})
 
 
@@ -129,8 +135,29 @@ class RoundOpenView(APIView):
         check_can_act_at(request.user, table)
 
         def handle(key: str | None) -> Response:
-            outcome = floor.round_open(table_id=table.pk, actor=request.user, idempotency_key=key)
+            outcome = floor.round_open(
+                table_id=table.pk, actor=acting_user(request), idempotency_key=key
+            )
             return Response(outcome_body(outcome), status=status.HTTP_201_CREATED)
+
+        return run_idempotently(request, handle)
+
+
+class RoundCloseView(APIView):
+    permission_classes = (IsFloorStaff,)
+
+    @extend_schema(
+        summary="Close the settled round",
+        request=None,
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_get(table_id)
+        check_can_act_at(request.user, table)
+
+        def handle(key: str | None) -> Response:
+            round_ = floor.round_close(table_id=table.pk, actor=acting_user(request))
+            return Response({"round": round_.number, "status": round_.status})
 
         return run_idempotently(request, handle)
 
@@ -140,7 +167,9 @@ class TableCommandView(APIView):
 
     permission_classes = (IsFloorStaff,)
 
-    @extend_schema(summary="Run a game command", request=CommandSerializer, responses=ERRORS)
+    @extend_schema(
+        summary="Run a game command", request=CommandSerializer, responses={201: STATE, **ERRORS}
+    )
     def post(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
         check_can_act_at(request.user, table)
@@ -151,14 +180,22 @@ class TableCommandView(APIView):
 def run_command(request: Request, table: Table, command_type: str, data: Any) -> Response:
     if not isinstance(data, dict):
         raise InvalidInputError("The command's data must be an object.", code="invalid_input")
+    if data.get("source", TableEvent.Source.TABLET) != TableEvent.Source.TABLET:
+        # Only the shoe's own reader may say a card came from the shoe.
+        raise InvalidInputError("A tablet command's source is the tablet.", code="invalid_source")
     binding = games.binding_for(table.game)
+    if command_type in binding.approval_commands:
+        raise NotAllowedNowError(
+            f"{command_type} needs a pit boss's approval: ask for it as a correction.",
+            code="needs_approval",
+        )
     command = binding.command_from_json(command_type, data)
 
     def handle(key: str | None) -> Response:
         outcome = table_command(
             table_id=table.pk,
             command=command,
-            actor=request.user,
+            actor=acting_user(request),
             source=TableEvent.Source.TABLET,
             idempotency_key=key,
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tables.engine.errors import NotAllowedNowError
@@ -11,7 +11,7 @@ from tables.services.append import NewFact
 from tables.services.commands import lock_table, record
 
 
-def alert_acknowledge(*, alert_id: int, by: AbstractBaseUser, note: str = "") -> Alert:
+def alert_acknowledge(*, alert_id: int, by: User, note: str = "") -> Alert:
     """Locks the alert's table; an alert is acknowledged once."""
     alert = Alert.objects.filter(pk=alert_id).first()
     if alert is None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from tables.log.chain import ChainedFact, chain_hash, json_ready
@@ -25,7 +25,7 @@ def append_facts(
     table: Table,
     round_: Round | None,
     facts: Sequence[NewFact],
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     source: str,
     occurred_at: datetime | None = None,
     idempotency_key: str | None = None,

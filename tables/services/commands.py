@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tables import games
@@ -48,7 +48,7 @@ def table_command(
     *,
     table_id: int,
     command: Any,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     source: str,
     occurred_at: datetime | None = None,
     idempotency_key: str | None = None,
@@ -79,7 +79,7 @@ def record(
     table: Table,
     round_: Round | None,
     facts: list[NewFact],
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     source: str,
     occurred_at: datetime | None,
     idempotency_key: str | None,

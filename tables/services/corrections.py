@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -34,14 +34,17 @@ def correction_request(
     command_type: str,
     command_data: Mapping[str, Any],
     reason: str,
-    requested_by: AbstractBaseUser,
+    requested_by: User,
 ) -> CorrectionRequest:
     """Record a request; the command is parsed now so a malformed one is refused at once."""
     if not reason.strip():
         raise RuleError("Say why the correction is needed.", code="reason_required", status=422)
     with transaction.atomic():
         table = lock_table(table_id)
-        games.binding_for(table.game).command_from_json(command_type, command_data)
+        binding = games.binding_for(table.game)
+        requester = requested_by.get_username()
+        # Parsed now, with the names it will carry, so a malformed request is refused at once.
+        _command(binding, command_type, command_data, requester, requester)
         correction = CorrectionRequest.objects.create(
             table=table,
             round=current_round(table),
@@ -55,12 +58,18 @@ def correction_request(
     return correction
 
 
-def correction_approve(*, correction_id: int, approver: AbstractBaseUser) -> CommandOutcome:
+def correction_approve(*, correction_id: int, approver: User) -> CommandOutcome:
     """Approve and apply. Locks the table; the engine may still refuse (nothing recorded)."""
     with transaction.atomic():
         correction = _pending_for_decision(correction_id, approver)
         binding = games.binding_for(correction.table.game)
-        command = binding.command_from_json(correction.command["type"], correction.command["data"])
+        command = _command(
+            binding,
+            correction.command["type"],
+            correction.command["data"],
+            correction.requested_by.get_username(),
+            approver.get_username(),
+        )
         correction.status = CorrectionRequest.Status.APPROVED
         correction.decided_by = approver
         correction.decided_at = timezone.now()
@@ -75,9 +84,7 @@ def correction_approve(*, correction_id: int, approver: AbstractBaseUser) -> Com
         )
 
 
-def correction_refuse(
-    *, correction_id: int, approver: AbstractBaseUser, note: str = ""
-) -> CorrectionRequest:
+def correction_refuse(*, correction_id: int, approver: User, note: str = "") -> CorrectionRequest:
     with transaction.atomic():
         correction = _pending_for_decision(correction_id, approver)
         correction.status = CorrectionRequest.Status.REFUSED
@@ -91,7 +98,7 @@ def correction_refuse(
     return correction
 
 
-def _pending_for_decision(correction_id: int, approver: AbstractBaseUser) -> CorrectionRequest:
+def _pending_for_decision(correction_id: int, approver: User) -> CorrectionRequest:
     correction = (
         CorrectionRequest.objects.select_for_update()
         .select_related("table", "requested_by")
@@ -119,6 +126,24 @@ def _pending_for_decision(correction_id: int, approver: AbstractBaseUser) -> Cor
             status=403,
         )
     return correction
+
+
+def _command(
+    binding: games.GameBinding,
+    command_type: str,
+    data: Mapping[str, Any],
+    requested_by: str,
+    approved_by: str,
+) -> Any:
+    if command_type not in binding.approval_commands:
+        raise RuleError(
+            f"{command_type} is not a correction; send it as an ordinary command.",
+            code="not_a_correction",
+            status=422,
+        )
+    if command_type in binding.approval_fields:
+        data = {**data, "requested_by": requested_by, "approved_by": approved_by}
+    return binding.command_from_json(command_type, data)
 
 
 def _describe(correction: CorrectionRequest) -> dict[str, Any]:

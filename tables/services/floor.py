@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -21,6 +21,7 @@ from tables.services.commands import (
     record,
     table_command,
 )
+from tables.services.projections import ROUND_CLOSED_EVENT
 
 SYSTEM = TableEvent.Source.SYSTEM
 TABLET = TableEvent.Source.TABLET
@@ -32,7 +33,7 @@ def table_create(
     game: str,
     seat_count: int,
     settings: Mapping[str, Any] | None = None,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
 ) -> Table:
     """Create a table with settings validated by its game's engine; the first fact on its log."""
     binding = games.binding_for(game)
@@ -54,7 +55,7 @@ def table_create(
     return table
 
 
-def table_set_status(*, table_id: int, status: str, actor: AbstractBaseUser) -> Table:
+def table_set_status(*, table_id: int, status: str, actor: User) -> Table:
     """Open or close a table (the custody counts live in the reports app). Locks the table."""
     with transaction.atomic():
         table = lock_table(table_id)
@@ -72,9 +73,7 @@ def table_set_status(*, table_id: int, status: str, actor: AbstractBaseUser) -> 
     return table
 
 
-def dealer_assign(
-    *, table_id: int, dealer: AbstractBaseUser, by: AbstractBaseUser
-) -> DealerAssignment:
+def dealer_assign(*, table_id: int, dealer: User, by: User) -> DealerAssignment:
     """Put a dealer on a table, ending their spell anywhere else. Locks the table."""
     now = timezone.now()
     with transaction.atomic():
@@ -91,7 +90,7 @@ def dealer_assign(
 def round_open(
     *,
     table_id: int,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     source: str = TABLET,
     idempotency_key: str | None = None,
 ) -> CommandOutcome:
@@ -100,7 +99,10 @@ def round_open(
         table = lock_table(table_id)
         if table.status != Table.Status.OPEN:
             raise NotAllowedNowError("Open the table before starting a round.", code="table_closed")
-        if current_round(table) is not None:
+        in_play = current_round(table)
+        if in_play is not None and in_play.status == Round.Status.SETTLED:
+            close_settled_round(table, in_play, actor)
+        elif in_play is not None:
             raise NotAllowedNowError(
                 "A round is already in play at this table.", code="round_in_play"
             )
@@ -114,3 +116,28 @@ def round_open(
             source=source,
             idempotency_key=idempotency_key,
         )
+
+
+def round_close(*, table_id: int, actor: User | None) -> Round:
+    """Close the settled round (its payouts recorded or not). Locks the table."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        round_ = current_round(table)
+        if round_ is None:
+            raise NotAllowedNowError("There is no round to close.", code="no_round_in_play")
+        if round_.status != Round.Status.SETTLED:
+            raise NotAllowedNowError(
+                "Settle the round, or have it voided, before closing it.", code="round_not_settled"
+            )
+        close_settled_round(table, round_, actor)
+        return round_
+
+
+def close_settled_round(table: Table, round_: Round, actor: User | None) -> None:
+    """Append `table.round_closed` and project it. The caller holds the table lock."""
+    fact = NewFact(ROUND_CLOSED_EVENT, {"round": round_.number})
+    rows = record(table, round_, [fact], actor, TABLET, None, None)
+    round_.status = Round.Status.CLOSED
+    round_.closed_at = rows[-1].recorded_at
+    round_.last_seq = rows[-1].seq
+    round_.save(update_fields=["status", "closed_at", "last_seq"])

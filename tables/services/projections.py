@@ -11,6 +11,7 @@ from tables import games
 from tables.log.chain import json_ready
 from tables.models import Alert, Round, Table, TableEvent
 
+ROUND_CLOSED_EVENT = "table.round_closed"
 ROUND_STATUS = {
     games.ROUND_OPEN: Round.Status.OPEN,
     games.ROUND_SETTLED: Round.Status.SETTLED,
@@ -23,7 +24,10 @@ def project_round(round_: Round, state: Any, rows: Sequence[TableEvent], table: 
     binding = games.binding_for(table.game)
     status = binding.round_status(state)
     round_.state = json_ready(binding.audit_view(state))
-    round_.status = ROUND_STATUS.get(status, round_.status)
+    if any(row.type == ROUND_CLOSED_EVENT for row in rows):
+        status = games.ROUND_CLOSED
+    if round_.status != Round.Status.CLOSED:  # the engine knows settled; the floor closes it
+        round_.status = ROUND_STATUS.get(status, round_.status)
     round_.last_seq = rows[-1].seq if rows else round_.last_seq
     if status in games.ROUND_FINISHED and round_.closed_at is None:
         round_.closed_at = rows[-1].recorded_at if rows else timezone.now()

@@ -37,7 +37,7 @@ def rebuild_projections(*, table_id: int) -> int:
                 continue
             round_ = rounds[row.round_id]
             if row.round_id not in rebuilt:
-                round_.closed_at = None
+                round_.status, round_.closed_at = Round.Status.OPEN, None
                 rebuilt.add(row.round_id)
             project_round(round_, state, [row], table)
         engine_state.forget(table.pk)

@@ -122,4 +122,5 @@ BINDING = games.GameBinding(
     live_view=view,
     audit_view=view,
     round_status=lambda state: state.status,
+    approval_commands=frozenset({"void_round"}),
 )

@@ -1,0 +1,38 @@
+"""Siete y Medio as the services see it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tables import games
+from tables.engine import siete
+from tables.engine.siete import rules
+
+ROUND_STATUS = {
+    rules.NO_ROUND: games.ROUND_NONE,
+    rules.SETTLED: games.ROUND_SETTLED,
+    rules.VOIDED: games.ROUND_VOIDED,
+}
+
+
+def parse_settings(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    return siete.SieteSettings.from_mapping(mapping).to_mapping()
+
+
+def round_status(state: siete.SieteState) -> str:
+    return ROUND_STATUS.get(rules.phase(state.round), games.ROUND_OPEN)
+
+
+BINDING = games.GameBinding(
+    key="siete_y_medio",
+    engine=siete.SIETE,
+    parse_settings=parse_settings,
+    command_from_json=siete.command_from_json,
+    open_round_command=lambda number: siete.StartRound(),
+    live_view=siete.live_view,
+    audit_view=siete.audit_view,
+    round_status=round_status,
+    approval_commands=frozenset({"void_round", "void_box", "correct_held_card"}),
+    approval_fields=frozenset({"void_round", "void_box", "correct_held_card"}),
+)

@@ -1,0 +1,39 @@
+"""Seven-Card Stud as the services see it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tables import games
+from tables.engine import stud
+from tables.engine.stud import state as stud_state
+
+ROUND_STATUS = {
+    stud_state.IDLE: games.ROUND_NONE,
+    stud_state.COMPLETE: games.ROUND_SETTLED,
+    stud_state.VOIDED: games.ROUND_VOIDED,
+}
+
+
+def parse_settings(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    return stud.StudSettings.from_mapping(mapping).to_mapping()
+
+
+def round_status(state: stud.StudState) -> str:
+    return ROUND_STATUS.get(state.phase, games.ROUND_OPEN)
+
+
+BINDING = games.GameBinding(
+    key="seven_card_stud",
+    engine=stud.STUD,
+    parse_settings=parse_settings,
+    command_from_json=stud.command_from_json,
+    # A Stud hand starts with its seats and stacks, which the hand service supplies.
+    open_round_command=lambda number: None,
+    live_view=stud.live_view,
+    audit_view=stud.audit_view,
+    round_status=round_status,
+    approval_commands=frozenset({"void_hand", "kill_hand"}),
+    approval_fields=frozenset(),
+)
