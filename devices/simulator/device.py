@@ -59,6 +59,8 @@ class ShoeDevice:
         self._rng = rng
         self.output = FaultyOutput(faults or FaultPlan(), rng)
         self.ring = EventRing(timing.ring_capacity)
+        # Every event ever held, for verification: what the host commits must be exactly these.
+        self.history: dict[tuple[int, int], Message] = {}
         self.heartbeats_enabled = True
         self.on_first_transmission: Callable[[HeldEvent], None] | None = None
         self.boots = 0
@@ -88,6 +90,7 @@ class ShoeDevice:
         event = HeldEvent(self.boot_id, self._next_seq, message)
         self._next_seq = next_seq(self._next_seq)
         self.ring.hold(event)
+        self.history[(event.boot_id, event.seq)] = message
         return event
 
     @property
