@@ -46,7 +46,7 @@ def check_hand(table: StudTable, stacks: dict[int, int], tally: Tally) -> None:
         return
     result = state.result
     _check_money(state, stacks, result, tally)
-    _check_cards(state, table.events, tally)
+    _check_cards(state, table.events, table.initial, tally)
     _check_replay(table, tally)
     _count(state, result, tally)
 
@@ -75,12 +75,22 @@ def _check_money(
         tally.check("pot_paid_in_full", paid + pot["rake"] == pot["amount"], str(pot))
 
 
-def _check_cards(state: StudState, events: list[Event], tally: Tally) -> None:
-    seen = [e.data["card"] for e in events if e.type in CARD_EVENTS and e.data["card"]]
+def _check_cards(state: StudState, events: list[Event], initial: StudState, tally: Tally) -> None:
+    """No card twice, except burns the short-stub rule scrambled back into the stub."""
+    seen: list[str] = []
+    walking = initial
     for event in events:
+        after = evolve(walking, event)
+        if walking.burns and not after.burns:
+            recycled = set(walking.burns)
+            seen = [card for card in seen if card not in recycled]
+        if event.type in CARD_EVENTS and event.data["card"]:
+            seen.append(event.data["card"])
         if event.type == "hand.shown":
-            hidden_then = [c for c in event.data["down_cards"] if c not in seen]
-            seen.extend(hidden_then)
+            before = walking.seat(event.data["seat"]).down
+            revealed = zip(event.data["down_cards"], before, strict=True)
+            seen.extend(card for card, known in revealed if known is None)
+        walking = after
     tally.check("no_card_twice", len(seen) == len(set(seen)), str(Counter(seen).most_common(1)))
     for seat in state.seats:
         if seat.shown:

@@ -13,6 +13,7 @@ from typing import Any
 from tables.engine.poker.cards import ALL_CODES
 from tables.engine.stud.betting import Option, options
 from tables.engine.stud.commands import Action, AwardPots, Burn, Command, Muck, RecordCard, Show
+from tables.engine.stud.dealing import DECK_SIZE
 from tables.engine.stud.invariants import Tally, check_hand
 from tables.engine.stud.settings import StudSettings
 from tables.engine.stud.showdown import next_to_show
@@ -70,6 +71,13 @@ def report(tally: Tally, policy: str, players: int, settings: StudSettings) -> d
 
 def starting_stacks(settings: StudSettings, players: int, rng: Random) -> dict[int, int]:
     """Short and uneven stacks, so that all-ins, side pots and split pots happen often."""
+    stacks = _draw_stacks(settings, players, rng)
+    while sum(stack >= settings.ante for stack in stacks.values()) < 2:
+        stacks = _draw_stacks(settings, players, rng)  # two must have the ante under sit_out
+    return stacks
+
+
+def _draw_stacks(settings: StudSettings, players: int, rng: Random) -> dict[int, int]:
     stacks = {}
     for seat in range(1, players + 1):
         if rng.random() < 0.4:
@@ -89,13 +97,25 @@ def play_hand(settings: StudSettings, players: int, policy: str, rng: Random, ta
     tally.unknown_hole_card_hands += hidden
     truth: dict[int, list[str]] = {}
     choose = _station if policy == "calling-station" else _random_choice
+    burned: list[str] = []
     for _ in range(MAX_COMMANDS_PER_HAND):
+        restock(table.state, deck, burned, rng)
         command = _next_command(table.state, deck, truth, hidden, rng, choose)
+        if isinstance(command, Burn) and command.card is not None:
+            burned.append(command.card)
         if command is None:
             break
         table.apply(command)
         tally.commands += 1
     check_hand(table, stacks, tally)
+
+
+def restock(state: StudState, deck: list[str], burned: list[str], rng: Random) -> None:
+    """When the engine scrambles the burns back into the stub, the dealer's deck gets them too."""
+    if len(deck) < DECK_SIZE - state.drawn:
+        deck.extend(burned)
+        burned.clear()
+        rng.shuffle(deck)
 
 
 def _next_command(
