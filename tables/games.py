@@ -28,11 +28,15 @@ class GameBinding:
     # Validates a settings mapping and returns it complete (defaults filled in).
     parse_settings: Callable[[Mapping[str, Any]], dict[str, Any]]
     command_from_json: Callable[[str, Mapping[str, Any]], Any]
-    open_round_command: Callable[[int], Any]
+    # The command that opens the next round, or None where opening needs more (Stud seats).
+    open_round_command: Callable[[], Any]
     live_view: Callable[[Any], dict[str, Any]]
     audit_view: Callable[[Any], dict[str, Any]]
     # One of the ROUND_* words above, for the round the state is in (or last was in).
     round_status: Callable[[Any], str]
+    # The event type with which the engine opens a round (a hand): the services then open
+    # the matching Round row, closing a settled one first.
+    round_opened_event: str = "round.opened"
     # Commands that only a four-eyes correction may run (never straight from a tablet)...
     approval_commands: frozenset[str] = frozenset()
     # ...and those among them whose data carries `requested_by` and `approved_by` names.

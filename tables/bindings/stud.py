@@ -30,10 +30,11 @@ BINDING = games.GameBinding(
     parse_settings=parse_settings,
     command_from_json=stud.command_from_json,
     # A Stud hand starts with its seats and stacks, which the hand service supplies.
-    open_round_command=lambda number: None,
+    open_round_command=lambda: None,
     live_view=stud.live_view,
     audit_view=stud.audit_view,
     round_status=round_status,
+    round_opened_event="hand.started",
     approval_commands=frozenset({"void_hand", "kill_hand"}),
     approval_fields=frozenset(),
 )

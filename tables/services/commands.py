@@ -12,13 +12,15 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
 
 from tables import games
 from tables.engine.errors import NotAllowedNowError
 from tables.models import Round, Table, TableEvent
 from tables.services import engine_state, live
 from tables.services.append import NewFact, append_facts
-from tables.services.projections import project_alerts, project_round
+from tables.services.projections import ROUND_CLOSED_EVENT, project_alerts, project_round
 
 
 @dataclass(frozen=True)
@@ -67,12 +69,36 @@ def table_command(
         for event in events:
             state = binding.engine.evolve(state, event)
         round_ = current_round(table)
+        if any(event.type == binding.round_opened_event for event in events):
+            round_ = start_round_row(table, round_, actor)
         facts = [*preamble, *(NewFact(event.type, dict(event.data)) for event in events)]
         rows = record(table, round_, facts, actor, source, occurred_at, idempotency_key)
         if round_ is not None:
             project_round(round_, state, rows, table)
         engine_state.remember(table, state)
         return CommandOutcome(table=table, round=round_, events=rows, state=state)
+
+
+def start_round_row(table: Table, in_play: Round | None, actor: User | None) -> Round:
+    """The Round row for a round the engine just opened. The caller holds the table lock."""
+    if table.status != Table.Status.OPEN:
+        raise NotAllowedNowError("Open the table before starting a round.", code="table_closed")
+    if in_play is not None and in_play.status != Round.Status.SETTLED:
+        raise NotAllowedNowError("A round is already in play at this table.", code="round_in_play")
+    if in_play is not None:
+        close_settled_round(table, in_play, actor)
+    last = Round.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
+    return Round.objects.create(table=table, number=last + 1, opened_at=timezone.now())
+
+
+def close_settled_round(table: Table, round_: Round, actor: User | None) -> None:
+    """Append `table.round_closed` and project it. The caller holds the table lock."""
+    fact = NewFact(ROUND_CLOSED_EVENT, {"round": round_.number})
+    rows = record(table, round_, [fact], actor, TableEvent.Source.SYSTEM, None, None)
+    round_.status = Round.Status.CLOSED
+    round_.closed_at = rows[-1].recorded_at
+    round_.last_seq = rows[-1].seq
+    round_.save(update_fields=["status", "closed_at", "last_seq"])
 
 
 def record(

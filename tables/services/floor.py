@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from tables import games
@@ -16,12 +15,12 @@ from tables.models import DealerAssignment, Round, Seat, Table, TableEvent
 from tables.services.append import NewFact
 from tables.services.commands import (
     CommandOutcome,
+    close_settled_round,
     current_round,
     lock_table,
     record,
     table_command,
 )
-from tables.services.projections import ROUND_CLOSED_EVENT
 
 SYSTEM = TableEvent.Source.SYSTEM
 TABLET = TableEvent.Source.TABLET
@@ -94,21 +93,15 @@ def round_open(
     source: str = TABLET,
     idempotency_key: str | None = None,
 ) -> CommandOutcome:
-    """Open the next round on an open table with no round in play. Locks the table."""
+    """Open the next round; a settled round in play is closed first. Locks the table."""
     with transaction.atomic():
         table = lock_table(table_id)
-        if table.status != Table.Status.OPEN:
-            raise NotAllowedNowError("Open the table before starting a round.", code="table_closed")
-        in_play = current_round(table)
-        if in_play is not None and in_play.status == Round.Status.SETTLED:
-            close_settled_round(table, in_play, actor)
-        elif in_play is not None:
+        command = games.binding_for(table.game).open_round_command()
+        if command is None:
             raise NotAllowedNowError(
-                "A round is already in play at this table.", code="round_in_play"
+                "This game starts a hand with its seats and stacks: use its start command.",
+                code="use_game_start_command",
             )
-        last = Round.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
-        Round.objects.create(table=table, number=last + 1, opened_at=timezone.now())
-        command = games.binding_for(table.game).open_round_command(last + 1)
         return table_command(
             table_id=table.pk,
             command=command,
@@ -131,13 +124,3 @@ def round_close(*, table_id: int, actor: User | None) -> Round:
             )
         close_settled_round(table, round_, actor)
         return round_
-
-
-def close_settled_round(table: Table, round_: Round, actor: User | None) -> None:
-    """Append `table.round_closed` and project it. The caller holds the table lock."""
-    fact = NewFact(ROUND_CLOSED_EVENT, {"round": round_.number})
-    rows = record(table, round_, [fact], actor, TABLET, None, None)
-    round_.status = Round.Status.CLOSED
-    round_.closed_at = rows[-1].recorded_at
-    round_.last_seq = rows[-1].seq
-    round_.save(update_fields=["status", "closed_at", "last_seq"])

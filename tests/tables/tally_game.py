@@ -29,7 +29,7 @@ class TallyState:
 
 @dataclass(frozen=True)
 class OpenRound:
-    number: int
+    pass
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class TallyGame:
 
     def decide(self, state: TallyState, command: Any) -> tuple[Event, ...]:
         if isinstance(command, OpenRound):
-            return (Event("round.opened", {"number": command.number}),)
+            return (Event("round.opened", {"number": (state.round_number or 0) + 1}),)
         if state.status != games.ROUND_OPEN:
             raise NotAllowedNowError("No round is open.", code="round_not_open")
         if isinstance(command, Add):
