@@ -99,7 +99,7 @@ def test_redis_subscriber_gets_the_notice_after_commit_and_nothing_on_rollback(
     tally_table: Table,
 ) -> None:
     client = redis.Redis.from_url(settings.REDIS_URL)
-    pubsub = client.pubsub()
+    pubsub = client.pubsub()  # type: ignore[no-untyped-call]
     pubsub.subscribe(live.channel_for(tally_table.pk))
     pubsub.get_message(timeout=1)  # the subscribe confirmation
     with transaction.atomic():

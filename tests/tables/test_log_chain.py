@@ -5,14 +5,15 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
 from tables.log.chain import GENESIS_HASH, ChainedFact, canonical_json, chain_hash
 
 
-def fact(**changes: object) -> ChainedFact:
-    base = {
+def fact(**changes: Any) -> ChainedFact:
+    base: dict[str, Any] = {
         "table_id": 1,
         "seq": 1,
         "round_number": None,
@@ -26,7 +27,7 @@ def fact(**changes: object) -> ChainedFact:
         "idempotency_key": None,
     }
     base.update(changes)
-    return ChainedFact(**base)  # type: ignore[arg-type]
+    return ChainedFact(**base)
 
 
 def test_canonical_json_sorts_keys_and_drops_spaces() -> None:
