@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from tables.demo.floor import ensure_demo_tables
 from tables.demo.users import ensure_demo_users
 
 
@@ -19,6 +20,8 @@ class Command(BaseCommand):
             raise CommandError("seed_demo creates known passwords and is refused in production.")
         with transaction.atomic():
             logins = ensure_demo_users()
+            tables = ensure_demo_tables()
+        self.stdout.write("Demo tables: " + ", ".join(f"{t.name} ({t.game})" for t in tables))
         self.stdout.write("Demo logins (username / password / role):")
         for login in logins:
             self.stdout.write(f"  {login.username:<10} {login.password:<15} {login.role}")
