@@ -25,9 +25,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed of the shuffle and faults")
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--cards", type=int, help="draw N cards, wait for every ACK, exit")
-    mode.add_argument("--interactive", action="store_true", help="draw a card per stdin line")
+    mode.add_argument(
+        "--interactive",
+        action="store_true",
+        help="per stdin line: draw (empty line), misread, abort, lid open, lid closed, reboot",
+    )
     parser.add_argument("--key", default=None, help="device key for tags and challenge")
-    parser.add_argument("--faults", default="", help="e.g. corrupt=0.01,drop=0.02,reboot=0.001")
+    parser.add_argument(
+        "--faults",
+        default="",
+        help="probabilities of corrupt, duplicate, drop, garbage (per frame), reboot, misread "
+        "(per draw), e.g. corrupt=0.01,drop=0.02,reboot=0.001",
+    )
     parser.add_argument("--log", type=Path, default=None, help="JSON-lines log of every draw")
     parser.add_argument("--draw-interval-ms", type=int, default=250)
     parser.add_argument("--heartbeat-ms", type=int, default=1000)

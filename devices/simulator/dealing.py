@@ -5,9 +5,22 @@ from pathlib import Path
 from typing import IO, Any
 
 from devices.codec.cards import DeckType, card_code, is_cut_card
-from devices.codec.messages import CardDrawn, CutCard, ShoeEmpty, ShoeLoaded
+from devices.codec.messages import (
+    CardDrawn,
+    CardMisread,
+    CutCard,
+    DrawAborted,
+    ShoeEmpty,
+    ShoeLoaded,
+    Tamper,
+)
 from devices.simulator.device import ShoeDevice
-from devices.simulator.shoe import SimulatedShoe
+from devices.simulator.ring import HeldEvent
+from devices.simulator.shoe import Draw, SimulatedShoe
+
+LOW_CONFIDENCE = 0x03
+CARD_PUSHED_BACK = 0x05
+COMMANDS = ("draw", "misread", "abort", "lid open", "lid closed", "reboot")
 
 
 class DrawLog:
@@ -45,7 +58,22 @@ class CardDealer:
         self.device.boot(now)
         self._load(now)
 
-    def draw_one(self, now: float) -> None:
+    def perform(self, command: str, now: float) -> None:
+        """One line of the interactive shoe: a draw (empty line), or a named incident."""
+        command = command.strip().lower() or "draw"
+        if command not in COMMANDS:
+            raise ValueError(f"unknown command {command!r}; expected one of {COMMANDS}")
+        if command in ("draw", "misread"):
+            self.draw_one(now, misread=command == "misread")
+        elif command == "abort":
+            index = self.shoe.drawn + 1
+            self.device.hold(DrawAborted(index, CARD_PUSHED_BACK, self.device.dev_ms(now)))
+        elif command.startswith("lid"):
+            self._lid(command == "lid open", now)
+        else:
+            self.device.boot(now)
+
+    def draw_one(self, now: float, misread: bool = False) -> None:
         """One physical card leaves the shoe (the cut card counts as a draw, not as a card)."""
         if self.device.output.roll("reboot"):
             self.device.boot(now)
@@ -53,18 +81,27 @@ class CardDealer:
             self.device.hold(ShoeEmpty(self.shoe.drawn, self.device.dev_ms(now)))
             self._load(now)
         draw = self.shoe.draw()
-        dev_ms = self.device.dev_ms(now)
         if is_cut_card(draw.card.card_byte):
-            event = self.device.hold(CutCard(draw.draw_index, dev_ms))
-            code = "cut"
-        else:
-            message = CardDrawn(
-                draw.draw_index, draw.card.card_byte, CardDrawn.METHOD_RFID, dev_ms, draw.card.uid
-            )
-            event = self.device.hold(message)
-            code = card_code(self.shoe.deck, draw.card.card_byte) or "unidentified"
-            self.cards_drawn += 1
-            self.device.cards_drawn_this_shoe = draw.draw_index
+            event = self.device.hold(CutCard(draw.draw_index, self.device.dev_ms(now)))
+            self._record(draw, event, "cut")
+            return
+        self.cards_drawn += 1
+        self.device.cards_drawn_this_shoe = draw.draw_index
+        if misread or self.device.output.roll("misread"):
+            reading = CardMisread(draw.draw_index, LOW_CONFIDENCE, self.device.dev_ms(now))
+            self._record(draw, self.device.hold(reading), "misread")
+            return
+        message = CardDrawn(
+            draw.draw_index,
+            draw.card.card_byte,
+            CardDrawn.METHOD_RFID,
+            self.device.dev_ms(now),
+            draw.card.uid,
+        )
+        code = card_code(self.shoe.deck, draw.card.card_byte) or "unidentified"
+        self._record(draw, self.device.hold(message), code)
+
+    def _record(self, draw: Draw, event: HeldEvent, code: str) -> None:
         self.log.record(
             {
                 "shoe": self.shoes_loaded,
@@ -72,9 +109,14 @@ class CardDealer:
                 "card": code,
                 "boot_id": event.boot_id,
                 "seq": event.seq,
-                "uid": draw.card.uid.hex(),
+                # The uid is only known when the card was read.
+                "uid": draw.card.uid.hex() if code not in ("cut", "misread") else "",
             }
         )
+
+    def _lid(self, opened: bool, now: float) -> None:
+        self.device.lid_open = opened
+        self.device.hold(Tamper(Tamper.KIND_LID, opened, self.device.dev_ms(now)))
 
     def _load(self, now: float) -> None:
         self.shoe.load()

@@ -62,6 +62,7 @@ class ShoeDevice:
         # Every event ever held, for verification: what the host commits must be exactly these.
         self.history: dict[tuple[int, int], Message] = {}
         self.heartbeats_enabled = True
+        self.lid_open = False
         self.on_first_transmission: Callable[[HeldEvent], None] | None = None
         self.boots = 0
         self.cards_drawn_this_shoe = 0
@@ -224,7 +225,7 @@ class ShoeDevice:
     def _heartbeat(self, now: float) -> Heartbeat:
         return Heartbeat(
             uptime_ms=self.dev_ms(now),
-            status=0,
+            status=Heartbeat.STATUS_LID_OPEN if self.lid_open else 0,
             cards_drawn=self.cards_drawn_this_shoe & 0xFFFF,
             queue_depth=len(self.ring),
         )

@@ -4,6 +4,7 @@ import random
 from dataclasses import dataclass, fields
 
 MAX_GARBAGE_BURST = 48
+PER_DRAW_FAULTS = frozenset({"reboot", "misread"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,6 +14,7 @@ class FaultPlan:
     drop: float = 0.0
     garbage: float = 0.0
     reboot: float = 0.0
+    misread: float = 0.0
 
     @classmethod
     def parse(cls, text: str) -> "FaultPlan":
@@ -36,6 +38,9 @@ class FaultyOutput:
     def __init__(self, plan: FaultPlan, rng: random.Random) -> None:
         self.plan = plan
         self._rng = rng
+        # Faults rolled once per draw get their own stream, so a seed fixes which draws they hit
+        # whatever the line's timing does to the per-frame rolls.
+        self._draw_rng = random.Random(rng.getrandbits(64))
         self.injected: dict[str, int] = dict.fromkeys((f.name for f in fields(FaultPlan)), 0)
 
     def emit(self, wire: bytes) -> bytes:
@@ -53,7 +58,8 @@ class FaultyOutput:
     def roll(self, fault: str) -> bool:
         """True, and counted, when the named fault strikes this time."""
         probability: float = getattr(self.plan, fault)
-        hit = probability > 0 and self._rng.random() < probability
+        rng = self._draw_rng if fault in PER_DRAW_FAULTS else self._rng
+        hit = probability > 0 and rng.random() < probability
         if hit:
             self.injected[fault] += 1
         return hit

@@ -1,6 +1,7 @@
 """Runs a simulated shoe on a real pyserial port until its cards are drawn and acknowledged."""
 
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -98,6 +99,12 @@ class SimulatorRunner:
             self.dealer.draw_one(now)
             self._next_draw = max(self._next_draw + self.plan.draw_interval_s, now - 1.0)
 
+    def _perform(self, line: str, now: float) -> None:
+        try:
+            self.dealer.perform(line, now)
+        except ValueError as error:
+            print(error, file=sys.stderr)
+
     def _draw_on_request(self, now: float, requests: "queue.Queue[str | None]") -> None:
         while not self._no_more_requests:
             try:
@@ -107,4 +114,4 @@ class SimulatorRunner:
             if line is None:
                 self._no_more_requests = True
             else:
-                self.dealer.draw_one(now)
+                self._perform(line, now)

@@ -14,7 +14,7 @@ from typing import Any
 
 from devices.codec.cards import DeckType, card_code
 from devices.codec.message_types import Message
-from devices.codec.messages import CardDrawn, CutCard, Heartbeat, Hello
+from devices.codec.messages import CardDrawn, CardMisread, CutCard, Heartbeat, Hello
 from devices.link.reader import ShoeLinkReader
 from devices.link.settings import LinkSettings
 from devices.link.sink import DeviceVerdict, LinkCounters
@@ -43,6 +43,7 @@ class MemorySink:
     last_heartbeat_at: float = 0.0
     last_counters: LinkCounters | None = None
     _store: dict[tuple[int, int], Message] = field(default_factory=dict)
+    _last_seq: dict[int, int] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def device_hello(self, hello: Hello, boot_id: int) -> DeviceVerdict:
@@ -55,8 +56,9 @@ class MemorySink:
         self.refusals.append(reason)
 
     def last_committed_seq(self, boot_id: int) -> int:
+        """The seq committed last for this boot (not the largest: seq wraps past 65535)."""
         with self._lock:
-            return max((seq for boot, seq in self._store if boot == boot_id), default=0)
+            return self._last_seq.get(boot_id, 0)
 
     def already_committed(self, boot_id: int, seq: int) -> bool:
         with self._lock:
@@ -67,6 +69,7 @@ class MemorySink:
             if (boot_id, seq) in self._store:
                 raise AssertionError(f"({boot_id}, {seq}) committed twice")
             self._store[(boot_id, seq)] = message
+            self._last_seq[boot_id] = seq
             self.commits.append((boot_id, seq, message))
             self.commit_times[(boot_id, seq)] = time.perf_counter()
         return "applied"
@@ -98,6 +101,8 @@ class MemorySink:
                 uid = message.uid.hex()
             elif isinstance(message, CutCard):
                 code, uid = "cut", ""
+            elif isinstance(message, CardMisread):
+                code, uid = "misread", ""
             else:
                 continue
             draws.append(

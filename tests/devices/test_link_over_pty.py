@@ -96,7 +96,9 @@ def test_an_unknown_shoe_the_registry_refuses_records_nothing(tmp_path: Path) ->
 def test_two_hundred_cards_through_a_faulty_shoe_are_each_recorded_once_in_order(
     tmp_path: Path,
 ) -> None:
-    faults = FaultPlan(corrupt=0.03, duplicate=0.03, drop=0.03, garbage=0.03, reboot=0.01)
+    faults = FaultPlan(
+        corrupt=0.03, duplicate=0.03, drop=0.03, garbage=0.03, reboot=0.01, misread=0.03
+    )
     sink = MemorySink(keys={"SHOE-0042": KEY})
     with relayed_line(tmp_path) as wiring:
         simulator = make_simulator(
@@ -138,6 +140,6 @@ def test_a_shoe_that_stops_its_heartbeats_goes_offline_after_three_intervals(
             simulator.dealer.device.heartbeats_enabled = True
             assert wait_until(lambda: len(sink.transitions) == 3, 3)
     offline_after = sink.transitions[1][1] - last_heartbeat_at
-    assert 0.3 <= offline_after < 0.45
+    assert 0.3 <= offline_after < 0.6
     assert [t for t, _ in sink.transitions] == ["online", "offline", "online"]
     assert reader.counters.offline_transitions == 1
