@@ -34,7 +34,7 @@ import pokerkit
 import treys
 
 from tables.engine.poker.cards import ALL_CODES, parse_card
-from tables.engine.poker.evaluator import best_hand, strength_of, strengths_of
+from tables.engine.poker.evaluator import best_hand, strength_of
 
 
 def random_hands(count: int, seed: int) -> list[tuple[str, ...]]:
@@ -141,9 +141,6 @@ def main() -> int:
     rates = best_rates(entries, args.repeat) | best_rates(slow, 1)
     for name, rate in rates.items():
         print(f"{name:<22}{rate:>14,.0f} hands/s")
-    parsed = entries["strength_of"][1]
-    batch = best_rates({"batch": (strengths_of, [parsed])}, args.repeat)["batch"] * len(parsed)
-    print(f"{'strengths_of (batch)':<22}{batch:>14,.0f} hands/s  (one call for all; no ratio)")
     entries |= slow
     scores = {
         name: [evaluate(item) for item in inputs[:20_000]]

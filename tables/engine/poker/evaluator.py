@@ -7,7 +7,7 @@ Two entries:
 * :func:`strength_of` takes cards already parsed with
   :func:`~tables.engine.poker.cards.parse_card` and returns only the strength int. It does
   no validation (5 to 7 distinct parsed cards are the caller's promise) and is the one to
-  use in simulations; :func:`strengths_of` does the same for a batch of hands.
+  use in simulations.
 
 Greater strength is a stronger hand, equal strengths tie, and suits never break a tie. The
 layout of a strength is described in :mod:`tables.engine.poker.ranking`.
@@ -38,7 +38,7 @@ from tables.engine.poker.ranking import (
 )
 from tables.engine.poker.table_codec import decode_uints
 
-__all__ = ["HandValue", "best_hand", "parse_card", "strength_of", "strengths_of"]
+__all__ = ["HandValue", "best_hand", "parse_card", "strength_of"]
 
 
 @dataclass(frozen=True, order=True, repr=False)
@@ -96,16 +96,6 @@ def strength_of(cards: Sequence[int]) -> int:
         if card & suit_bit:
             ranks |= _RANK_BIT[card]
     return _FLUSH[ranks]
-
-
-def strengths_of(hands: Iterable[Sequence[int]]) -> list[int]:
-    """:func:`strength_of` for many hands at once, without a function call per unflushed hand."""
-    return [
-        _UNSUITED[total >> RANK_KEY_SHIFT]
-        if not (total := sum(hand)) & FLUSH_BITS
-        else strength_of(hand)
-        for hand in hands
-    ]
 
 
 def best_hand(cards: Iterable[str]) -> HandValue:

@@ -16,7 +16,7 @@ import pytest
 import treys
 
 from tables.engine.poker.cards import ALL_CODES, RANK_VALUES, SUIT_INDEXES, parse_card
-from tables.engine.poker.evaluator import best_hand, strength_of, strengths_of
+from tables.engine.poker.evaluator import best_hand, strength_of
 from tables.engine.poker.ranking import CATEGORIES, category_name, strength_by_rules
 
 PARSED = {code: parse_card(code) for code in ALL_CODES}
@@ -104,15 +104,6 @@ def test_lookup_tables_agree_with_the_ranking_rules(size: int) -> None:
         parsed = [PARSED[code] for code in hand]
         by_rules = strength_by_rules((RANK_VALUES[c[0]], SUIT_INDEXES[c[1]]) for c in hand)
         assert strength_of(parsed) == by_rules, hand
-
-
-def test_a_batch_gets_the_same_strengths_as_one_hand_at_a_time() -> None:
-    hands = [
-        [PARSED[code] for code in hand]
-        for size in (5, 6, 7)
-        for hand in random_hands(30 + size, 5_000, size)
-    ]
-    assert strengths_of(hands) == [strength_of(hand) for hand in hands]
 
 
 def test_the_five_cards_returned_make_the_same_hand() -> None:
