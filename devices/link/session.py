@@ -231,13 +231,11 @@ class HostSession:
             self._send(Ack(frame.boot_id, frame.seq))
         else:
             # Behind a gap a pit boss resolved: the event is real; record it late, never lose it.
-            self.sink.commit(frame.boot_id, frame.seq, message)
-            self.counters.committed += 1
+            self.counters.add_verdict(self.sink.commit(frame.boot_id, frame.seq, message))
             self._send(Ack(frame.boot_id, frame.seq))
 
     def _commit(self, track: BootTrack, frame: Frame, message: Message) -> None:
-        self.sink.commit(frame.boot_id, frame.seq, message)
-        self.counters.committed += 1
+        self.counters.add_verdict(self.sink.commit(frame.boot_id, frame.seq, message))
         track.committed(frame.seq)
         self._send(Ack(frame.boot_id, frame.seq))
 

@@ -29,6 +29,7 @@ class LinkCounters:
     naks_sent: int = 0
     resyncs_sent: int = 0
     committed: int = 0
+    verdicts: dict[str, int] = field(default_factory=dict)
     duplicates: int = 0
     gaps_seen: int = 0
     gaps_reported: int = 0
@@ -40,6 +41,10 @@ class LinkCounters:
     @property
     def reconnects(self) -> int:
         return max(0, self.port_openings - 1)
+
+    def add_verdict(self, verdict: str) -> None:
+        self.committed += 1
+        self.verdicts[verdict] = self.verdicts.get(verdict, 0) + 1
 
     def add_rejections(self, rejections: dict[str, int]) -> None:
         for reason, count in rejections.items():

@@ -66,6 +66,7 @@ def test_the_ack_comes_only_after_the_commit() -> None:
     harness.start()
     assert harness.send(card(1), seq=1) == [Ack(BOOT, 1)]
     assert [(b, s) for b, s, _ in harness.sink.commits] == [(BOOT, 1)]
+    assert harness.counters.verdicts == {"applied": 1}
 
 
 def test_a_duplicate_is_acked_again_and_not_applied_again() -> None:
