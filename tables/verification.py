@@ -48,6 +48,7 @@ def verify_table(table: Table, *, since: datetime | None = None) -> TableVerific
     """The chain is always checked from the first event (a link needs its predecessor);
     `since` limits which rounds are compared with their projections."""
     result = TableVerification(table=table.name)
+    table.refresh_from_db(fields=["head_seq", "head_hash"])
     states = _check_chain_and_replay(table, result)
     _compare_rounds(table, states, result, since)
     if result.ok and (result.head_seq, result.head_hash) != (table.head_seq, table.head_hash):

@@ -1,0 +1,162 @@
+"""A Siete y Medio round played through the dealer's REST API, end to end."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from tables.engine import siete
+from tables.models import Alert, Round, Table, TableEvent
+from tables.services.commands import table_command
+from tables.services.floor import dealer_assign, table_create, table_set_status
+from tables.verification import verify_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def siete_table(dealer_dora: User, pit_boss_paula: User) -> Table:
+    table = table_create(
+        name="SyM-T", game="siete_y_medio", seat_count=6,
+        settings={"min_stake": 10, "max_stake": 200, "chip": 5},
+    )  # fmt: skip
+    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss_paula)
+    dealer_assign(table_id=table.pk, dealer=dealer_dora, by=pit_boss_paula)
+    return table
+
+
+class Tablet:
+    def __init__(self, client: Any, table: Table) -> None:
+        self.client = client
+        self.table = table
+
+    def send(self, command: str, expect: int = 201, **data: Any) -> dict[str, Any]:
+        url = f"/api/tables/{self.table.pk}/siete/{command.replace('_', '-')}"
+        response = self.client.post(url, data, format="json")
+        assert response.status_code == expect, response.json()
+        return dict(response.json())
+
+    def state(self) -> dict[str, Any]:
+        return dict(self.client.get(f"/api/tables/{self.table.pk}").json()["state"])
+
+
+def test_a_full_round_through_the_api(
+    client_for: Any, dealer_dora: User, siete_table: Table, auditor_alba: User
+) -> None:
+    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet.send("start_round")
+    tablet.send("place_wager", box=1, amount=20)
+    tablet.send("place_wager", box=2, amount=10)
+    for _ in range(3):  # box 1, box 2, the bank: face down, unknown to the tablet
+        tablet.send("record_card", card=None)
+    assert tablet.state()["turn"] == {"hand": "box", "box": 1}
+    tablet.send("reveal", box=1, card="7O")
+    tablet.send("request_draw", box=1, face_down=False)
+    tablet.send("record_card", card="12O")  # Siete y Medio Real: stands at once
+    tablet.send("stand", box=2)
+    tablet.send("reveal_bank", card="5C")  # the bank stands at 5
+    assert tablet.state()["phase"] == "settling"
+    tablet.send("identify_card", box=2, card="4B")
+    state = tablet.state()
+    assert state["phase"] == "settled"
+    results = {result["box"]: result for result in state["results"]}
+    assert (results[1]["outcome"], results[1]["hand_class"]) == ("win", "real")
+    assert results[1]["net"] == 40
+    assert results[2]["net"] == -10
+    tablet.send("record_payout", box=1, amount=40)
+    tablet.send("record_payout", box=2, amount=-10)
+    assert not Alert.objects.exists()
+    closed = tablet.client.post(f"/api/tables/{siete_table.pk}/rounds/close")
+    assert closed.status_code == 200
+    assert Round.objects.get(table=siete_table).status == Round.Status.CLOSED
+    assert verify_table(siete_table).ok
+    events = client_for(auditor_alba).get(f"/api/tables/{siete_table.pk}/events").json()
+    assert "12O" in json.dumps(events)
+
+
+def test_a_payout_mismatch_raises_an_alert(
+    client_for: Any, dealer_dora: User, siete_table: Table
+) -> None:
+    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet.send("place_wager", box=1, amount=20)
+    tablet.send("record_card", card="3O", face_up=False)
+    tablet.send("record_card", card="4C", face_up=False)
+    tablet.send("reveal", box=1)
+    tablet.send("stand", box=1)
+    tablet.send("reveal_bank")
+    tablet.send("record_card", card="1E")  # the bank draws at 4 and stands at 5
+    tablet.send("record_payout", box=1, amount=20)  # should have collected the stake
+    assert [alert.code for alert in Alert.objects.all()] == ["payout_mismatch"]
+
+
+def test_face_down_cards_are_never_shown_live(
+    client_for: Any, dealer_dora: User, pit_boss_paula: User, siete_table: Table
+) -> None:
+    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet.send("place_wager", box=1, amount=20)
+    for card in ("6E", "11B"):  # read by the shoe: known to the engine only
+        table_command(
+            table_id=siete_table.pk,
+            command=siete.RecordCard(card, source="shoe"),
+            actor=None,
+            source=TableEvent.Source.SHOE,
+        )
+    for client in (tablet.client, client_for(pit_boss_paula)):
+        body = json.dumps(client.get(f"/api/tables/{siete_table.pk}").json())
+        assert "6E" not in body
+        assert "11B" not in body
+    appended = tablet.send("request_draw", box=1, face_down=False)
+    assert "6E" not in json.dumps(appended)
+
+
+@pytest.mark.parametrize(
+    ("command", "data", "status", "code"),
+    [
+        ("place_wager", {"box": 1, "amount": 5}, 422, "stake_below_minimum"),
+        ("place_wager", {"box": 1, "amount": 1000}, 422, "stake_above_maximum"),
+        ("place_wager", {"box": 1, "amount": 12}, 422, "stake_not_chip_multiple"),
+        ("place_wager", {"box": 9, "amount": 10}, 422, "invalid_box"),
+        ("place_wager", {"box": "one", "amount": 10}, 422, "invalid_field"),
+        ("place_wager", {"box": 1}, 422, "missing_field"),
+        ("record_card", {"card": "8O"}, 422, "invalid_card"),
+        ("stand", {"box": 1}, 409, "deal_not_complete"),
+    ],
+)
+def test_bad_input_is_refused_with_a_code_and_nothing_recorded(
+    client_for: Any, dealer_dora: User, siete_table: Table, command: str, data: dict[str, Any],
+    status: int, code: str,
+) -> None:  # fmt: skip
+    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet.send("start_round")
+    before = TableEvent.objects.filter(table=siete_table).count()
+    url = f"/api/tables/{siete_table.pk}/siete/{command.replace('_', '-')}"
+    response = tablet.client.post(url, data, format="json")
+    assert response.json()["code"] == code
+    assert response.status_code == status
+    assert response.json()["detail"]
+    assert TableEvent.objects.filter(table=siete_table).count() == before
+
+
+def test_a_void_goes_through_a_correction_not_the_tablet(
+    client_for: Any, dealer_dora: User, pit_boss_paula: User, pit_boss_pedro: User,
+    siete_table: Table,
+) -> None:  # fmt: skip
+    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet.send("place_wager", box=1, amount=20)
+    direct = tablet.send("void_round", expect=409, reason="misdeal")
+    assert direct["code"] == "needs_approval"
+    asked = client_for(dealer_dora).post(
+        f"/api/tables/{siete_table.pk}/corrections",
+        {"command": {"type": "void_round", "data": {"reason": "misdeal"}}, "reason": "misdeal"},
+        format="json",
+    )
+    assert asked.status_code == 201, asked.json()
+    approved = client_for(pit_boss_pedro).post(f"/api/corrections/{asked.json()['id']}/approve")
+    assert approved.status_code == 200, approved.json()
+    assert approved.json()["state"]["phase"] == "voided"
+    assert Round.objects.get(table=siete_table).status == Round.Status.VOIDED
+    voided = TableEvent.objects.get(table=siete_table, type="round.voided")
+    assert voided.payload["approved_by"] == "pedro"
