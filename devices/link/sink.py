@@ -67,7 +67,8 @@ class LinkSink(Protocol):
     def commit(self, boot_id: int, seq: int, message: Message) -> str:
         """Record the event durably under (device, boot_id, seq); return a verdict word.
 
-        The link ACKs only after this returns, so it must not return before the commit.
+        The link ACKs only after this returns, so it must not return before the commit. If it
+        raises, the reader stops without ACKing; its supervisor restarts it and the shoe resends.
         """
 
     def heartbeat(self, boot_id: int, heartbeat: Heartbeat) -> None:

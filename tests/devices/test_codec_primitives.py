@@ -134,3 +134,20 @@ def test_seq_wraps_from_65535_to_1_skipping_the_reserved_zero() -> None:
     assert seq_is_after(1, 0)
     assert not seq_is_after(MAX_SEQ, 1)
     assert not seq_is_after(5, 5)
+
+
+def test_the_challenge_response_binds_key_nonce_boot_and_serial() -> None:
+    import hashlib
+    import hmac
+
+    from devices.codec.challenge import challenge_response, response_matches
+
+    nonce = bytes(range(16))
+    expected = hmac.new(
+        b"k", nonce + b"\x00\x00\x00\x07" + b"SN-1".ljust(16, b"\x00"), hashlib.sha256
+    ).digest()
+    assert challenge_response(b"k", nonce, 7, "SN-1") == expected
+    assert response_matches(b"k", nonce, 7, "SN-1", expected)
+    assert not response_matches(b"k", nonce, 8, "SN-1", expected)
+    assert not response_matches(b"other", nonce, 7, "SN-1", expected)
+    assert not response_matches(b"k", bytes(16), 7, "SN-1", expected)

@@ -1,5 +1,6 @@
 """The host session's delivery rules, frame by frame (the port-level tests cover the rest)."""
 
+import pytest
 from shoe_link_harness import MemorySink, fast_link_settings
 
 from devices.codec.catalogue import decode_message, message_frame
@@ -135,3 +136,16 @@ def test_a_replayed_event_from_an_earlier_boot_is_deduplicated_by_its_original_b
     assert harness.send(card(2), seq=2) == [Ack(BOOT, 2)]
     assert harness.send(card(3), seq=1, boot_id=BOOT + 1) == [Ack(BOOT + 1, 1)]
     assert [(b, s) for b, s, _ in harness.sink.commits] == [(BOOT, 1), (BOOT, 2), (BOOT + 1, 1)]
+
+
+def test_no_ack_leaves_when_the_commit_fails() -> None:
+    def unavailable(boot_id: int, seq: int, message: Message) -> str:
+        raise ConnectionError("database unavailable")
+
+    sink = MemorySink()
+    sink.commit = unavailable
+    harness = Harness(sink)
+    harness.start()
+    with pytest.raises(ConnectionError):
+        harness.send(card(1), seq=1)
+    assert not any(isinstance(r, Ack) for r in harness.replies())
