@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.engine.game import Event
 from tables.engine.stud.betting import (
@@ -12,7 +14,7 @@ from tables.engine.stud.betting import (
     options,
     uses_big_bet,
 )
-from tables.engine.stud.commands import Action
+from tables.engine.stud.commands import Action, ClockExpired
 from tables.engine.stud.state import BETTING, SeatState, StudState
 
 
@@ -37,12 +39,58 @@ def take_action(state: StudState, command: Action) -> tuple[Event, ...]:
         option = Option("fold", seat.street_bet, 0, False)
         return (_event(state, command.seat, option, out_of_turn=True),)
     if command.seat != betting.to_act:
-        raise NotAllowedNowError(
-            f"It is seat {betting.to_act}'s turn, not seat {command.seat}'s.",
-            code="not_your_turn",
-        )
+        return (_declare_out_of_turn(state, seat, command),)
     option = _chosen_option(state, seat, command)
     return (_event(state, command.seat, option, out_of_turn=False),)
+
+
+def _declare_out_of_turn(state: StudState, seat: SeatState, command: Action) -> Event:
+    """Robert's Rules, TDA 53: the action stands if nobody bets or raises before the turn comes."""
+    betting = state.betting
+    assert betting is not None
+    binding = state.settings.out_of_turn == "binding_if_unchanged"
+    if not binding or betting.bring_in_due or seat.seat not in betting.pending:
+        raise NotAllowedNowError(
+            f"It is seat {betting.to_act}'s turn, not seat {seat.seat}'s.", code="not_your_turn"
+        )
+    if betting.held_for(seat.seat) is not None:
+        raise NotAllowedNowError(
+            f"Seat {seat.seat} has already acted out of turn; wait for the turn.",
+            code="already_declared",
+        )
+    as_if_in_turn = replace(state, betting=replace(betting, to_act=seat.seat))
+    option = _chosen_option(as_if_in_turn, seat, command)
+    data = {"street": state.street, "seat": seat.seat, "action": option.kind, "to": option.to}
+    return Event("action.held", {**data, "level": betting.level, "count": betting.count})
+
+
+def held_action_event(state: StudState) -> Event | None:
+    """When the turn reaches a seat that acted early: the action stands, or every option returns."""
+    betting = state.betting
+    if betting is None or betting.to_act is None:
+        return None
+    held = betting.held_for(betting.to_act)
+    if held is None:
+        return None
+    unchanged = held.level == betting.level and held.count == betting.count
+    legal = [o for o in options(state, held.seat) if (o.kind, o.to) == (held.kind, held.to)]
+    if unchanged and legal:
+        return _event(state, held.seat, legal[0], out_of_turn=False, declared_early=True)
+    return Event("action.released", {"street": state.street, "seat": held.seat})
+
+
+def clock_expired(state: StudState, command: ClockExpired) -> tuple[Event, ...]:
+    """TDA 29: when time runs out the hand checks if no bet is due, and otherwise folds."""
+    seat = verify_seat_in_hand(state, command.seat)
+    betting = state.betting
+    if state.phase != BETTING or betting is None or betting.to_act != seat.seat:
+        raise NotAllowedNowError(
+            "The clock can only run out on the seat whose turn it is.", code="not_your_turn"
+        )
+    legal = {option.kind: option for option in options(state, seat.seat)}
+    # A forced bring-in that may not fold is posted: the bring-in is not a choice.
+    kind = next(k for k in ("check", "fold", "bring_in") if k in legal)
+    return (_event(state, seat.seat, legal[kind], out_of_turn=False, timed_out=True),)
 
 
 def _chosen_option(state: StudState, seat: SeatState, command: Action) -> Option:
@@ -99,10 +147,13 @@ def _not_legal(
     )
 
 
-def _event(state: StudState, seat: int, option: Option, *, out_of_turn: bool) -> Event:
+def _event(
+    state: StudState, seat: int, option: Option, *, out_of_turn: bool, **flags: bool
+) -> Event:
     return Event(
         "action.taken",
         {
+            **flags,
             "street": state.street,
             "seat": seat,
             "action": option.kind,

@@ -139,9 +139,16 @@ def apply_action(state: StudState, seat_number: int, data: dict[str, object]) ->
             status=status,
         )
     )
+    if kind != "bring_in" and not data.get("out_of_turn"):
+        state = replace(
+            state,
+            actions_in_turn=state.actions_in_turn + 1,
+            chip_actions=state.chip_actions + (adds > 0),
+        )
     pending = tuple(s for s in betting.pending if s != seat_number)
     may_raise = tuple(s for s in betting.may_raise if s != seat_number)
-    betting = replace(betting, pending=pending, may_raise=may_raise)
+    held = tuple(h for h in betting.held if h.seat != seat_number)
+    betting = replace(betting, pending=pending, may_raise=may_raise, held=held)
     others = tuple(
         s.seat for s in state.clockwise_from(seat_number) if s.can_bet and s.seat != seat_number
     )

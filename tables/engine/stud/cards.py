@@ -7,8 +7,8 @@ from typing import Any
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.engine.game import Event
 from tables.engine.stud.commands import Burn, RecordCard
-from tables.engine.stud.dealing import due_card, verify_burn_due, verify_card
-from tables.engine.stud.state import COMMUNITY, UP, StudState
+from tables.engine.stud.dealing import due_card, stub_size, verify_burn_due, verify_card
+from tables.engine.stud.state import COMMUNITY, DOWN, UP, StudState
 
 
 def record_card(state: StudState, command: RecordCard) -> tuple[Event, ...]:
@@ -19,7 +19,8 @@ def record_card(state: StudState, command: RecordCard) -> tuple[Event, ...]:
         if command.source != "shoe":
             raise
         # A card that left the shoe is a fact: recorded as dead, never refused (RULES 3).
-        return (Event("card.dead", {**_origin(command), "card": command.card}),)
+        data = {**_origin(command), "card": command.card, "reason": "not_due"}
+        return (Event("card.dead", data),)
     if due.face == UP and command.card is None:
         raise InvalidInputError(
             "An up card must be entered: everyone at the table can see it.",
@@ -28,7 +29,30 @@ def record_card(state: StudState, command: RecordCard) -> tuple[Event, ...]:
     data = {**_origin(command), "card": command.card, "street": state.street}
     if due.seat == COMMUNITY:
         return (Event("card.community", data),)
+    if command.exposed and due.face == DOWN:
+        return (_exposed_down_card(state, command, due.seat, data),)
     return (Event("card.dealt", {**data, "seat": due.seat, "face": due.face}),)
+
+
+def _exposed_down_card(
+    state: StudState, command: RecordCard, seat: int, data: dict[str, Any]
+) -> Event:
+    """A card due face down was dealt face up.
+
+    On 3rd street it becomes the player's up card and their third card comes down (TDA
+    RP-10-A). On 7th street, under `exposed_seventh: replace`, it is dead while betting remains
+    and a card is left for a replacement (TDA RP-10-B); otherwise it plays face up.
+    """
+    if command.card is None:
+        raise InvalidInputError("An exposed card must be entered.", code="unknown_up_card")
+    exposed = {**data, "seat": seat, "face": UP, "exposed": True}
+    if state.street != 7 or state.settings.exposed_seventh == "plays_up":
+        return Event("card.dealt", exposed)
+    betting_remains = len(state.can_bet()) >= 2
+    replacement_left = stub_size(state) - 1 >= len(state.deal_queue)
+    if betting_remains and replacement_left:
+        return Event("card.dead", {**data, "reason": "exposed_seventh", "seat": seat})
+    return Event("card.dealt", exposed)
 
 
 def burn(state: StudState, command: Burn) -> tuple[Event, ...]:

@@ -36,6 +36,7 @@ class RecordCard:
     seat: int | None = None
     physical_id: str | None = None
     source: str = "tablet"
+    exposed: bool = False  # a card due face down that was dealt face up
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,17 @@ class AwardPots:
 
 @dataclass(frozen=True)
 class VoidHand:
+    """`cause` (optional) lets the engine check it: `misdeal` only before substantial action."""
+
     reason: str
+    cause: str | None = None
+
+
+@dataclass(frozen=True)
+class ClockExpired:
+    """The pit boss called the clock on `seat` and time ran out (TDA 29)."""
+
+    seat: int
 
 
 @dataclass(frozen=True)
@@ -86,7 +97,20 @@ class KillHand:
 ACTION_KINDS = ("fold", "check", "call", "bet", "complete", "raise", "bring_in")
 SOURCES = ("tablet", "shoe", "simulation")
 
-Command = StartHand | RecordCard | Burn | Action | Show | Muck | AwardPots | VoidHand | KillHand
+VOID_CAUSES = ("misdeal", "fouled_deck", "device_failure")
+
+Command = (
+    StartHand
+    | RecordCard
+    | Burn
+    | Action
+    | Show
+    | Muck
+    | AwardPots
+    | VoidHand
+    | KillHand
+    | ClockExpired
+)
 
 
 def Fold(seat: int) -> Action:  # noqa: N802 - reads like the other command constructors
@@ -150,6 +174,7 @@ def _record_card(data: Mapping[str, Any]) -> RecordCard:
         seat=_int(data, "seat", optional=True),
         physical_id=_text(data, "physical_id", optional=True),
         source=_source(data),
+        exposed=_flag(data, "exposed"),
     )
 
 
@@ -169,7 +194,10 @@ def _show(data: Mapping[str, Any]) -> Show:
 
 
 def _void(data: Mapping[str, Any]) -> VoidHand:
-    return VoidHand(_required_text(data, "reason"))
+    cause = data.get("cause")
+    if cause is not None and cause not in VOID_CAUSES:
+        raise _bad(f"cause must be one of {', '.join(VOID_CAUSES)}.")
+    return VoidHand(_required_text(data, "reason"), cause)
 
 
 def _kill(data: Mapping[str, Any]) -> KillHand:
@@ -185,6 +213,7 @@ _BUILDERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
     "award_pots": lambda data: AwardPots(),
     "void_hand": _void,
     "kill_hand": _kill,
+    "clock_expired": lambda data: ClockExpired(_int(data, "seat")),
 }
 
 
@@ -215,6 +244,13 @@ def _required_text(data: Mapping[str, Any], name: str) -> str:
     if not value.strip():
         raise _bad(f"{name} must not be empty.")
     return str(value)
+
+
+def _flag(data: Mapping[str, Any], name: str) -> bool:
+    value = data.get(name, False)
+    if not isinstance(value, bool):
+        raise _bad(f"{name} must be true or false.")
+    return value
 
 
 def _source(data: Mapping[str, Any]) -> str:

@@ -18,6 +18,7 @@ from tables.engine.stud.commands import (
     Action,
     AwardPots,
     Burn,
+    ClockExpired,
     Command,
     KillHand,
     Muck,
@@ -70,6 +71,8 @@ def _automatic_event(state: StudState) -> Event | None:
     if state.phase == BETTING and is_street_over(state):
         data = {"street": state.street, "returned": uncalled_bets(state)}
         return Event("betting.closed", data)
+    if state.phase == BETTING:
+        return actions.held_action_event(state)
     return None
 
 
@@ -95,8 +98,14 @@ def _award(state: StudState, command: Any) -> tuple[Event, ...]:
 
 
 def _void(state: StudState, command: Any) -> tuple[Event, ...]:
+    if command.cause == "misdeal" and state.substantial_action:
+        raise NotAllowedNowError(
+            "After substantial action a misdeal does not void the hand; the hand goes on.",
+            code="substantial_action",
+        )
     refunds = [{"seat": s.seat, "amount": s.start_stack - s.stack} for s in state.seats]
-    return (Event("hand.voided", {"reason": command.reason, "refunds": refunds}),)
+    data = {"reason": command.reason, "cause": command.cause, "refunds": refunds}
+    return (Event("hand.voided", data),)
 
 
 def _kill(state: StudState, command: Any) -> tuple[Event, ...]:
@@ -113,4 +122,5 @@ _HANDLERS: dict[type, Callable[[StudState, Any], tuple[Event, ...]]] = {
     AwardPots: _award,
     VoidHand: _void,
     KillHand: _kill,
+    ClockExpired: actions.clock_expired,
 }

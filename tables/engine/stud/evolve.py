@@ -16,11 +16,14 @@ from tables.engine.stud.state import (
     COMMUNITY,
     COMPLETE,
     DEALING,
+    DOWN,
     KILLED,
     SHOWDOWN,
     UP,
     VOIDED,
     Betting,
+    DueCard,
+    HeldAction,
     SeatState,
     StreetRecord,
     StudState,
@@ -70,9 +73,19 @@ def _card_dealt(state: StudState, data: Data) -> StudState:
     else:
         seat = replace(seat, down=(*seat.down, card))
     state = _drawn(state.with_seat(seat), card)
-    return replace(
-        state, deal_queue=state.deal_queue[1:], fourth_dealt=state.fourth_dealt or state.street >= 4
-    )
+    queue = state.deal_queue[1:]
+    if data.get("exposed") and state.street == 3:
+        queue = _third_card_down(queue, seat.seat)
+        state = replace(state, exposed_on_deal=state.exposed_on_deal + 1)
+    return replace(state, deal_queue=queue, fourth_dealt=state.fourth_dealt or state.street >= 4)
+
+
+def _third_card_down(queue: tuple[DueCard, ...], seat: int) -> tuple[DueCard, ...]:
+    """An exposed down card is the up card, so the seat's third card is dealt face down."""
+    for index, due in enumerate(queue):
+        if due.seat == seat and due.face == UP:
+            return (*queue[:index], DueCard(seat, DOWN), *queue[index + 1 :])
+    return queue
 
 
 def _community_dealt(state: StudState, data: Data) -> StudState:
@@ -91,7 +104,7 @@ def _card_burned(state: StudState, data: Data) -> StudState:
 
 
 def _card_dead(state: StudState, data: Data) -> StudState:
-    state = replace(_drawn(state, data["card"]), burn_open=state.burn_open)
+    state = _drawn(state, data["card"])
     return replace(state, dead_cards=(*state.dead_cards, data["card"]))
 
 
@@ -123,6 +136,20 @@ def _street_opened(state: StudState, data: Data) -> StudState:
 
 def _action_taken(state: StudState, data: Data) -> StudState:
     return apply_action(state, data["seat"], dict(data))
+
+
+def _action_held(state: StudState, data: Data) -> StudState:
+    betting = state.betting
+    assert betting is not None
+    held = HeldAction(data["seat"], data["action"], data["to"], data["level"], data["count"])
+    return replace(state, betting=replace(betting, held=(*betting.held, held)))
+
+
+def _action_released(state: StudState, data: Data) -> StudState:
+    betting = state.betting
+    assert betting is not None
+    held = tuple(h for h in betting.held if h.seat != data["seat"])
+    return replace(state, betting=replace(betting, held=held))
 
 
 def _betting_closed(state: StudState, data: Data) -> StudState:
@@ -205,6 +232,8 @@ _APPLIERS: dict[str, Callable[[StudState, Data], StudState]] = {
     "card.dead": _card_dead,
     "street.opened": _street_opened,
     "action.taken": _action_taken,
+    "action.held": _action_held,
+    "action.released": _action_released,
     "betting.closed": _betting_closed,
     "hand.shown": _hand_shown,
     "hand.mucked": _hand_mucked,

@@ -80,6 +80,21 @@ class Betting:
     bring_in_due: bool = False
     bring_in_may_fold: bool = False
     last_aggressor: int | None = None
+    held: tuple[HeldAction, ...] = ()
+
+    def held_for(self, seat: int) -> HeldAction | None:
+        return next((h for h in self.held if h.seat == seat), None)
+
+
+@dataclass(frozen=True)
+class HeldAction:
+    """An action declared out of turn: it stands if nobody bets or raises before the turn comes."""
+
+    seat: int
+    kind: str
+    to: int
+    level: int
+    count: int
 
 
 @dataclass(frozen=True)
@@ -110,6 +125,14 @@ class StudState:
     must_show: bool = False
     result: dict[str, Any] | None = None
     void_reason: str | None = None
+    actions_in_turn: int = 0
+    chip_actions: int = 0
+    exposed_on_deal: int = 0
+
+    @property
+    def substantial_action(self) -> bool:
+        """TDA 36: two actions in turn with chips in one of them, or three; not the bring-in."""
+        return self.actions_in_turn >= 3 or (self.actions_in_turn >= 2 and self.chip_actions >= 1)
 
     def seat(self, number: int) -> SeatState:
         for seat in self.seats:

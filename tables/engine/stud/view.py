@@ -31,6 +31,13 @@ def live_view(state: StudState) -> dict[str, Any]:
         ],
         "result": state.result,
         "void_reason": state.void_reason,
+        "substantial_action": state.substantial_action,
+        # TDA 35: two or more down cards exposed on the deal is a misdeal.
+        "misdeal_suspected": state.exposed_on_deal >= 2,
+        "declared_out_of_turn": [
+            {"seat": h.seat, "action": h.kind, "amount": h.to}
+            for h in (betting.held if betting is not None else ())
+        ],
     }
 
 

@@ -48,7 +48,13 @@ def _run(table: StudTable, step: dict[str, Any]) -> None:
     elif "burn" in step:
         _command(table, Burn(step["burn"]), step.get("error"))
     elif "card" in step:
-        _command(table, RecordCard(step["card"], step.get("seat")), step.get("error"))
+        card = RecordCard(
+            step["card"],
+            step.get("seat"),
+            source=step.get("source", "tablet"),
+            exposed=step.get("exposed", False),
+        )
+        _command(table, card, step.get("error"))
     elif "do" in step:
         body = {k: v for k, v in step.items() if k not in ("do", "error")}
         _command(table, command_from_json(step["do"], body), step.get("error"))
