@@ -28,8 +28,8 @@ class GameBinding:
     # Validates a settings mapping and returns it complete (defaults filled in).
     parse_settings: Callable[[Mapping[str, Any]], dict[str, Any]]
     command_from_json: Callable[[str, Mapping[str, Any]], Any]
-    # The command that opens the next round, or None where opening needs more (Stud seats).
-    open_round_command: Callable[[], Any]
+    # The command that opens the next round at this table (Stud: from the seated players).
+    open_round_command: Callable[[Any], Any]
     live_view: Callable[[Any], dict[str, Any]]
     audit_view: Callable[[Any], dict[str, Any]]
     # One of the ROUND_* words above, for the round the state is in (or last was in).
@@ -37,6 +37,11 @@ class GameBinding:
     # The event type with which the engine opens a round (a hand): the services then open
     # the matching Round row, closing a settled one first.
     round_opened_event: str = "round.opened"
+    # Game-specific projections after each command (Stud: the seats' stacks after a hand).
+    project_table: Callable[[Any, Any, Any], None] | None = None
+    # Commands a service issues itself and a tablet may not send (Stud's start_hand: the
+    # stacks come from the seats, not from the request).
+    service_commands: frozenset[str] = frozenset()
     # Commands that only a four-eyes correction may run (never straight from a tablet)...
     approval_commands: frozenset[str] = frozenset()
     # ...and those among them whose data carries `requested_by` and `approved_by` names.

@@ -4,13 +4,36 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tables.models import Alert, CorrectionRequest, Table, TableEvent
+from tables.models import Alert, CorrectionRequest, Seat, Table, TableEvent
 
 
 class TableSerializer(serializers.ModelSerializer[Table]):
     class Meta:
         model = Table
         fields = ("id", "name", "game", "status", "seat_count", "settings", "head_seq")
+
+
+class SeatSerializer(serializers.ModelSerializer[Seat]):
+    player = serializers.CharField(source="player_label")
+
+    class Meta:
+        model = Seat
+        fields = ("number", "player", "stack", "pending_chips")
+
+
+class SeatPlayerSerializer(serializers.Serializer[None]):
+    seat = serializers.IntegerField(min_value=1)
+    player = serializers.CharField(max_length=64)
+    buy_in = serializers.IntegerField(min_value=1)
+
+
+class AddChipsSerializer(serializers.Serializer[None]):
+    seat = serializers.IntegerField(min_value=1)
+    amount = serializers.IntegerField(min_value=1)
+
+
+class LeaveSerializer(serializers.Serializer[None]):
+    seat = serializers.IntegerField(min_value=1)
 
 
 class TableCreateSerializer(serializers.Serializer[None]):

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tables.api import views_review as review
+from tables.api import views_seating as seating
 from tables.api import views_tables as tables
 from tables.api.views_games import game_routes
 from tables.api.views_me import MeView
@@ -18,6 +19,9 @@ urlpatterns = [
     path("tables/<int:table_id>/rounds/close", tables.RoundCloseView.as_view(), name="round-close"),
     path("tables/<int:table_id>/commands", tables.TableCommandView.as_view(), name="commands"),
     path("tables/<int:table_id>/events", tables.TableEventsView.as_view(), name="events"),
+    path("tables/<int:table_id>/seats/sit", seating.SeatPlayerView.as_view(), name="seat-sit"),
+    path("tables/<int:table_id>/seats/chips", seating.AddChipsView.as_view(), name="seat-chips"),
+    path("tables/<int:table_id>/seats/leave", seating.LeaveView.as_view(), name="seat-leave"),
     path(
         "tables/<int:table_id>/corrections",
         review.CorrectionCreateView.as_view(),

@@ -85,7 +85,6 @@ def _siete_routes() -> list[URLPattern]:
 
 
 STUD_COMMANDS: dict[str, type] = {
-    "start_hand": stud_commands.StartHand,
     "record_card": stud_commands.RecordCard,
     "burn": stud_commands.Burn,
     "show": stud_commands.Show,

@@ -22,6 +22,7 @@ from tables.api.serializers import (
     AssignDealerSerializer,
     CommandSerializer,
     EventSerializer,
+    SeatSerializer,
     TableCreateSerializer,
     TableSerializer,
 )
@@ -83,7 +84,11 @@ class TableDetailView(APIView):
     @extend_schema(summary="A table and its live state (no face-down card, ever)", responses=STATE)
     def get(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
-        body = {"table": TableSerializer(table).data, "state": selectors.table_live_view(table)}
+        body = {
+            "table": TableSerializer(table).data,
+            "seats": SeatSerializer(table.seats.all(), many=True).data,
+            "state": selectors.table_live_view(table),
+        }
         return Response(body)
 
 
@@ -188,6 +193,11 @@ def run_command(request: Request, table: Table, command_type: str, data: Any) ->
         raise NotAllowedNowError(
             f"{command_type} needs a pit boss's approval: ask for it as a correction.",
             code="needs_approval",
+        )
+    if command_type in binding.service_commands:
+        raise NotAllowedNowError(
+            f"{command_type} is not sent directly; open the round (POST .../rounds) instead.",
+            code="use_round_open",
         )
     command = binding.command_from_json(command_type, data)
 

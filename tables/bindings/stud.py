@@ -8,6 +8,7 @@ from typing import Any
 from tables import games
 from tables.engine import stud
 from tables.engine.stud import state as stud_state
+from tables.services.seating import project_stacks, start_hand_command
 
 ROUND_STATUS = {
     stud_state.IDLE: games.ROUND_NONE,
@@ -29,12 +30,13 @@ BINDING = games.GameBinding(
     engine=stud.STUD,
     parse_settings=parse_settings,
     command_from_json=stud.command_from_json,
-    # A Stud hand starts with its seats and stacks, which the hand service supplies.
-    open_round_command=lambda: None,
+    open_round_command=start_hand_command,
     live_view=stud.live_view,
     audit_view=stud.audit_view,
     round_status=round_status,
     round_opened_event="hand.started",
+    project_table=project_stacks,
+    service_commands=frozenset({"start_hand"}),
     approval_commands=frozenset({"void_hand", "kill_hand"}),
     approval_fields=frozenset(),
 )

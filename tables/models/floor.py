@@ -41,6 +41,10 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")
     number = models.PositiveSmallIntegerField()
     player_label = models.CharField(max_length=64, blank=True)
+    # Poker tables: the chips the player will start the next hand with (table stakes),
+    # and chips bought during a hand, which play only from the next one.
+    stack = models.PositiveBigIntegerField(default=0)
+    pending_chips = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         ordering = ("table", "number")

@@ -75,6 +75,8 @@ def table_command(
         rows = record(table, round_, facts, actor, source, occurred_at, idempotency_key)
         if round_ is not None:
             project_round(round_, state, rows, table)
+        if binding.project_table is not None:
+            binding.project_table(table, state, rows)
         engine_state.remember(table, state)
         return CommandOutcome(table=table, round=round_, events=rows, state=state)
 

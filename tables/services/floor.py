@@ -96,12 +96,7 @@ def round_open(
     """Open the next round; a settled round in play is closed first. Locks the table."""
     with transaction.atomic():
         table = lock_table(table_id)
-        command = games.binding_for(table.game).open_round_command()
-        if command is None:
-            raise NotAllowedNowError(
-                "This game starts a hand with its seats and stacks: use its start command.",
-                code="use_game_start_command",
-            )
+        command = games.binding_for(table.game).open_round_command(table)
         return table_command(
             table_id=table.pk,
             command=command,

@@ -1,0 +1,126 @@
+"""Players at a poker table: sit down with a buy-in, add chips, leave; stacks between hands.
+
+Seating facts are table-level service facts on the log (`table.player_seated`,
+`table.chips_added`, `table.player_left`); the stacks a hand starts with come from the
+Seat rows, which the hand's own result (the engine's final stacks) brings up to date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from tables.engine.errors import InvalidInputError, NotAllowedNowError
+from tables.models import Round, Seat, Table, TableEvent
+from tables.services.append import NewFact
+from tables.services.commands import (
+    current_round,
+    lock_table,
+    record,
+)
+
+TABLET = TableEvent.Source.TABLET
+HAND_ENDS = frozenset({"pots.awarded", "hand.voided"})
+
+
+def hand_in_play(table: Table) -> bool:
+    """A hand still being played; a settled hand's stacks are already final."""
+    round_ = current_round(table)
+    return round_ is not None and round_.status == Round.Status.OPEN
+
+
+def _seat(table: Table, number: int) -> Seat:
+    seat = Seat.objects.select_for_update().filter(table=table, number=number).first()
+    if seat is None:
+        raise InvalidInputError(f"This table has no seat {number}.", code="unknown_seat")
+    return seat
+
+
+def _chips(table: Table, amount: int) -> int:
+    chip = int(table.settings.get("chip", 1))
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0 or amount % chip:
+        raise InvalidInputError(
+            f"The amount must be a positive whole number of {chip}-chips.", code="invalid_amount"
+        )
+    return amount
+
+
+def player_seat(*, table_id: int, seat: int, player: str, buy_in: int, actor: User) -> Seat:
+    """Seat a player with their first chips (a buy-in at the table). Locks the table."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        place = _seat(table, seat)
+        if place.player_label:
+            raise NotAllowedNowError(f"Seat {seat} is taken.", code="seat_taken")
+        if not player.strip():
+            raise InvalidInputError(
+                "Name the player (a label or card number).", code="invalid_player"
+            )
+        if Seat.objects.filter(table=table, player_label=player).exists():
+            raise NotAllowedNowError(f"{player} is already seated here.", code="already_seated")
+        amount = _chips(table, buy_in)
+        in_hand = hand_in_play(table)
+        place.player_label = player
+        place.stack, place.pending_chips = (0, amount) if in_hand else (amount, 0)
+        place.save(update_fields=["player_label", "stack", "pending_chips"])
+        fact = NewFact("table.player_seated", {"seat": seat, "player": player, "buy_in": amount})
+        record(table, None, [fact], actor, TABLET, None, None)
+        return place
+
+
+def chips_add(*, table_id: int, seat: int, amount: int, actor: User) -> Seat:
+    """More chips for a seated player; during a hand they play from the next one."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        place = _seat(table, seat)
+        if not place.player_label:
+            raise NotAllowedNowError(f"Nobody sits at seat {seat}.", code="seat_empty")
+        amount = _chips(table, amount)
+        if not hand_in_play(table):
+            place.stack += amount
+        else:
+            place.pending_chips += amount
+        place.save(update_fields=["stack", "pending_chips"])
+        fact = NewFact(
+            "table.chips_added", {"seat": seat, "player": place.player_label, "amount": amount}
+        )
+        record(table, None, [fact], actor, TABLET, None, None)
+        return place
+
+
+def player_leave(*, table_id: int, seat: int, actor: User) -> dict[str, Any]:
+    """The player leaves between hands with their stack (cashed out at the cage)."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if hand_in_play(table):
+            raise NotAllowedNowError("Wait for the hand to end.", code="hand_in_progress")
+        place = _seat(table, seat)
+        if not place.player_label:
+            raise NotAllowedNowError(f"Nobody sits at seat {seat}.", code="seat_empty")
+        left = {"seat": seat, "player": place.player_label, "stack": place.stack}
+        place.player_label, place.stack, place.pending_chips = "", 0, 0
+        place.save(update_fields=["player_label", "stack", "pending_chips"])
+        record(table, None, [NewFact("table.player_left", left)], actor, TABLET, None, None)
+        return left
+
+
+def start_hand_command(table: Table) -> Any:
+    """The Stud StartHand for every seated player's stack (the caller holds the table lock)."""
+    from tables.engine.stud.commands import SeatEntry, StartHand
+
+    seats = Seat.objects.filter(table=table).exclude(player_label="").order_by("number")
+    return StartHand(tuple(SeatEntry(s.number, s.player_label, int(s.stack)) for s in seats))
+
+
+def project_stacks(table: Table, state: Any, rows: Sequence[TableEvent]) -> None:
+    """After a hand ends: the engine's final stacks plus chips bought during the hand."""
+    if not any(row.type in HAND_ENDS for row in rows):
+        return
+    for seat_state in state.seats:
+        place = Seat.objects.select_for_update().get(table=table, number=seat_state.seat)
+        place.stack = seat_state.stack + place.pending_chips
+        place.pending_chips = 0
+        place.save(update_fields=["stack", "pending_chips"])

@@ -1,0 +1,133 @@
+"""A Seven-Card Stud hand played through the dealer's REST API, end to end."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from tables.models import Round, Seat, Table, TableEvent
+from tables.services.floor import dealer_assign, table_create, table_set_status
+from tables.verification import verify_table
+
+pytestmark = pytest.mark.django_db
+DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
+
+
+@pytest.fixture
+def stud_table(dealer_dora: User, pit_boss_paula: User) -> Table:
+    table = table_create(
+        name="Stud-T", game="seven_card_stud", seat_count=8,
+        settings={"small_bet": 20, "chip": 1, "rake_percent": "5", "rake_cap": 3},
+    )  # fmt: skip
+    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss_paula)
+    dealer_assign(table_id=table.pk, dealer=dealer_dora, by=pit_boss_paula)
+    return table
+
+
+class Tablet:
+    def __init__(self, client: Any, table: Table) -> None:
+        self.client = client
+        self.table = table
+
+    def post(self, url: str, expect: int = 201, **data: Any) -> dict[str, Any]:
+        response = self.client.post(f"/api/tables/{self.table.pk}/{url}", data, format="json")
+        assert response.status_code == expect, response.json()
+        return dict(response.json())
+
+    def send(self, command: str, expect: int = 201, **data: Any) -> dict[str, Any]:
+        return self.post(f"stud/{command.replace('_', '-')}", expect, **data)
+
+    def state(self) -> dict[str, Any]:
+        return dict(self.client.get(f"/api/tables/{self.table.pk}").json()["state"])
+
+
+def play_to_the_end(tablet: Tablet, deck: list[str]) -> dict[str, Any]:
+    """Deal what is due, and every player calls (or checks) to the showdown."""
+    for _ in range(400):
+        state = tablet.state()
+        if state["phase"] in ("complete", "voided"):
+            return state
+        if state["card_due"] is not None:
+            tablet.send("record_card", card=deck.pop())
+        elif state["to_act"] is not None:
+            by_kind = {option["action"]: option for option in state["legal_actions"]}
+            kind = next(k for k in ("check", "call", "bring_in") if k in by_kind)
+            tablet.send(kind, seat=state["to_act"], amount=by_kind[kind]["amount"])
+        elif state["next_to_show"] is not None:
+            tablet.send("show", seat=state["next_to_show"])
+        else:
+            tablet.send("award_pots")
+    raise AssertionError("the hand did not finish")
+
+
+def test_players_sit_play_a_hand_and_keep_their_stacks(
+    client_for: Any, dealer_dora: User, stud_table: Table, auditor_alba: User
+) -> None:
+    tablet = Tablet(client_for(dealer_dora), stud_table)
+    tablet.post("seats/sit", seat=1, player="ana", buy_in=500)
+    tablet.post("seats/sit", seat=3, player="bruno", buy_in=300)
+    tablet.post("seats/sit", seat=5, player="carla", buy_in=400)
+    opened = tablet.post("rounds")
+    assert opened["round"] == 1
+    deck = DECK.copy()
+    random.Random(7).shuffle(deck)
+    live = json.dumps(tablet.state())
+    final = play_to_the_end(tablet, deck)
+    assert final["result"] is not None
+    rake = sum(int(pot.get("rake", 0)) for pot in final["result"].get("pots", []))
+    stacks = dict(Seat.objects.filter(table=stud_table).values_list("number", "stack"))
+    assert stacks[1] + stacks[3] + stacks[5] + rake == 1200
+    assert Round.objects.get(table=stud_table).status == Round.Status.SETTLED
+    assert verify_table(stud_table).ok
+    # Hole cards are never on the live screen before the showdown.
+    hand = TableEvent.objects.filter(table=stud_table, type="card.dealt").order_by("seq")
+    first_hole = hand.first()
+    assert first_hole is not None
+    assert first_hole.payload["card"] not in live
+
+
+def test_chips_bought_during_a_hand_play_from_the_next_one(
+    client_for: Any, dealer_dora: User, stud_table: Table
+) -> None:
+    tablet = Tablet(client_for(dealer_dora), stud_table)
+    tablet.post("seats/sit", seat=1, player="ana", buy_in=500)
+    tablet.post("seats/sit", seat=2, player="bruno", buy_in=500)
+    tablet.post("rounds")
+    tablet.post("seats/chips", seat=2, amount=100)
+    seat = Seat.objects.get(table=stud_table, number=2)
+    assert (seat.stack, seat.pending_chips) == (500, 100)
+    deck = DECK.copy()
+    random.Random(3).shuffle(deck)
+    play_to_the_end(tablet, deck)
+    stacks = Seat.objects.filter(table=stud_table)
+    assert sum(s.stack for s in stacks) + sum(s.pending_chips for s in stacks) <= 1100
+    assert Seat.objects.get(table=stud_table, number=2).pending_chips == 0
+    left = tablet.post("seats/leave", expect=201, seat=2)
+    assert left["player"] == "bruno"
+
+
+@pytest.mark.parametrize(
+    ("url", "data", "code"),
+    [
+        ("seats/sit", {"seat": 9, "player": "x", "buy_in": 100}, "unknown_seat"),
+        ("seats/sit", {"seat": 1, "player": "x", "buy_in": 0}, "invalid_input"),
+        ("seats/chips", {"seat": 4, "amount": 100}, "seat_empty"),
+        ("stud/start-hand", {"seats": []}, "not_found"),
+        ("commands", {"type": "start_hand", "data": {}}, "use_round_open"),
+        ("rounds", {}, "not_enough_players"),
+        ("stud/fold", {"seat": 1}, "hand_over"),
+    ],
+)
+def test_bad_stud_input_is_refused_and_nothing_recorded(
+    client_for: Any, dealer_dora: User, stud_table: Table, url: str, data: dict[str, Any], code: str
+) -> None:
+    tablet = Tablet(client_for(dealer_dora), stud_table)
+    before = TableEvent.objects.filter(table=stud_table).count()
+    response = tablet.client.post(f"/api/tables/{stud_table.pk}/{url}", data, format="json")
+    assert response.json()["code"] == code, response.json()
+    assert 400 <= response.status_code < 500
+    assert TableEvent.objects.filter(table=stud_table).count() == before
