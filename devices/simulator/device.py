@@ -13,7 +13,7 @@ from enum import Enum
 from devices.codec.catalogue import decode_message, message_frame
 from devices.codec.challenge import challenge_response
 from devices.codec.frames import FLAG_RETRANSMISSION, Frame, next_seq, wire_bytes
-from devices.codec.host_messages import Ack, HostHeartbeat, HostHello, Nak, Resync
+from devices.codec.host_messages import Ack, HostHello, Nak, Resync
 from devices.codec.message_types import Message, MessageError
 from devices.codec.messages import AuthResponse, Heartbeat, Hello
 from devices.codec.stream import StreamDecoder
@@ -80,7 +80,6 @@ class ShoeDevice:
         self._interval = self.timing.heartbeat_interval_s
         self._next_heartbeat = now
         self._next_hello = now
-        self._nonce: bytes | None = None
         self._enter(LinkState.UNLINKED, now)
         self.ring.rewind()
 
@@ -137,8 +136,6 @@ class ShoeDevice:
         elif isinstance(message, Nak) and self.state is LinkState.LINKED:
             self.ring.release_through(message.boot_id, message.highest_contiguous_seq)
             self.ring.rewind()
-        elif isinstance(message, HostHeartbeat):
-            pass
 
     def _on_host_hello(self, hello: HostHello, now: float) -> None:
         if self.state is LinkState.LINKED:
@@ -148,7 +145,6 @@ class ShoeDevice:
             self._next_hello = now + self._interval
             return
         self._interval = max(hello.heartbeat_interval_ms, 10) / 1000
-        self._nonce = hello.nonce
         if self.identity.key is not None:
             key, serial = self.identity.key, self.identity.serial
             mac = challenge_response(key, hello.nonce, self.boot_id, serial)
