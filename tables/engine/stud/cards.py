@@ -8,19 +8,21 @@ from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.engine.game import Event
 from tables.engine.stud.commands import Burn, RecordCard
 from tables.engine.stud.dealing import due_card, stub_size, verify_burn_due, verify_card
-from tables.engine.stud.state import COMMUNITY, DOWN, UP, StudState
+from tables.engine.stud.state import BETTING, COMMUNITY, DEALING, DOWN, UP, StudState
 
 
 def record_card(state: StudState, command: RecordCard) -> tuple[Event, ...]:
     verify_card(state, command.card)
+    if state.phase == DEALING and _seat_out_of_hand(state, command.seat):
+        # TDA RP-10-C: a card dealt to a seat not in the hand is dead, and dealing continues.
+        data = {**_origin(command), "card": command.card, "reason": "seat_not_in_hand"}
+        return (Event("card.dead", {**data, "seat": command.seat}),)
     try:
         due = due_card(state, command.seat)
     except NotAllowedNowError:
         if command.source != "shoe":
             raise
-        # A card that left the shoe is a fact: recorded as dead, never refused (RULES 3).
-        data = {**_origin(command), "card": command.card, "reason": "not_due"}
-        return (Event("card.dead", data),)
+        return (_unexpected_shoe_card(state, command),)
     if due.face == UP and command.card is None:
         raise InvalidInputError(
             "An up card must be entered: everyone at the table can see it.",
@@ -53,6 +55,26 @@ def _exposed_down_card(
     if betting_remains and replacement_left:
         return Event("card.dead", {**data, "reason": "exposed_seventh", "seat": seat})
     return Event("card.dealt", exposed)
+
+
+def _seat_out_of_hand(state: StudState, seat: int | None) -> bool:
+    if seat is None:
+        return False
+    if seat in state.sitting_out:
+        return True
+    return state.has_seat(seat) and not state.seat(seat).in_hand
+
+
+def _unexpected_shoe_card(state: StudState, command: RecordCard) -> Event:
+    """A card that left the shoe is a fact: recorded, never refused (RULES 3).
+
+    Read while the street's betting is still open it is premature: it goes back to the stub and
+    may be dealt again (TDA RP-5-D). Otherwise it is a dead card.
+    """
+    data = {**_origin(command), "card": command.card, "street": state.street}
+    if state.phase == BETTING:
+        return Event("card.premature", data)
+    return Event("card.dead", {**data, "reason": "not_due"})
 
 
 def burn(state: StudState, command: Burn) -> tuple[Event, ...]:

@@ -24,7 +24,10 @@ def open_dealing(state: StudState, street: int) -> StudState:
     burn = 1 if state.settings.burns else 0
     face = DOWN if street == 7 else UP
     normal = tuple(DueCard(seat.seat, face) for seat in state.in_hand())
-    base = replace(state, phase=DEALING, street=street, betting=None)
+    base = replace(state, phase=DEALING, street=street, betting=None, premature_returned=False)
+    if state.premature_returned:
+        # TDA RP-5-D: the stub is shuffled with the premature card and dealt without another burn.
+        burn = 0
     if stub >= needed + burn:
         return replace(base, deal_queue=normal, burn_open=burn == 1)
     if state.settings.short_stub == "reshuffle_burns":

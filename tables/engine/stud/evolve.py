@@ -108,6 +108,11 @@ def _card_dead(state: StudState, data: Data) -> StudState:
     return replace(state, dead_cards=(*state.dead_cards, data["card"]))
 
 
+def _card_premature(state: StudState, data: Data) -> StudState:
+    """Back to the stub: not drawn, may be dealt again, and the next street has no burn."""
+    return replace(state, premature_returned=True)
+
+
 def _street_opened(state: StudState, data: Data) -> StudState:
     street, actor = data["street"], data["first_to_act"]
     if not data["betting"]:
@@ -230,6 +235,7 @@ _APPLIERS: dict[str, Callable[[StudState, Data], StudState]] = {
     "card.community": _community_dealt,
     "card.burned": _card_burned,
     "card.dead": _card_dead,
+    "card.premature": _card_premature,
     "street.opened": _street_opened,
     "action.taken": _action_taken,
     "action.held": _action_held,

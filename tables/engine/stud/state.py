@@ -128,6 +128,7 @@ class StudState:
     actions_in_turn: int = 0
     chip_actions: int = 0
     exposed_on_deal: int = 0
+    premature_returned: bool = False
 
     @property
     def substantial_action(self) -> bool:
