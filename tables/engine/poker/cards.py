@@ -27,14 +27,20 @@ RANK_VALUES = {char: index + 2 for index, char in enumerate(RANK_CHARS)}
 SUIT_INDEXES = {char: index for index, char in enumerate(SUIT_CHARS)}
 
 SUIT_FIELD_BITS = 6
-_SUIT_STEP = 7  # 4 * 7 < 32 <= 5 * 7: bit 5 of a field is set from the fifth card of the suit
+# 4 * 7 < 32 <= 5 * 7 and 7 * 7 < 64: bit 5 of a suit's field is set from the fifth card of
+# that suit on, and seven cards never overflow into the next field.
+_SUIT_STEP = 7
 RANK_KEY_SHIFT = SUIT_FIELD_BITS * len(SUIT_CHARS)
 #: Set in a sum of cards exactly when five or more of them share a suit.
 FLUSH_BITS = sum(32 << (SUIT_FIELD_BITS * suit_index) for suit_index in range(len(SUIT_CHARS)))
 
 
 def rank_weight(rank: int) -> int:
-    """The weight a card of `rank` (2..14) adds to a rank key: five can never carry over."""
+    """The weight a card of `rank` (2..14) adds to a rank key.
+
+    Base 5, because a rank has at most four cards: a base-5 digit never carries, so each rank
+    multiset has its own key.
+    """
     return int(5 ** (rank - 2))
 
 
