@@ -1,10 +1,12 @@
-"""Background job runs that a person can follow (reports, probes)."""
+"""Job runs a person can follow, the slip series of the cage, and the stored reports."""
 
 from __future__ import annotations
 
 import uuid
 
 from django.db import models
+
+from tables.models import Table
 
 
 class JobRun(models.Model):
@@ -31,3 +33,85 @@ class JobRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.status} ({self.progress_percent}%)"
+
+
+class SlipSeries(models.Model):
+    """The last number the cage gave out for one slip type; its row is the allocation lock."""
+
+    slip_type = models.CharField(max_length=8, primary_key=True)
+    last_number = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.slip_type} slips up to {self.last_number}"
+
+
+class Slip(models.Model):
+    """A fill or credit slip number as issued, projected from its `custody.fill` or
+    `custody.credit` fact in the same transaction. The unique number is the series' backstop."""
+
+    slip_type = models.CharField(max_length=8)
+    number = models.PositiveIntegerField()
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="slips")
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=32)
+    seq = models.PositiveBigIntegerField()
+    issued_at = models.DateTimeField()
+    voided = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("slip_type", "number")
+        constraints = [
+            models.UniqueConstraint(fields=("slip_type", "number"), name="slip_number_unique")
+        ]
+        indexes = [models.Index(fields=("gaming_day", "shift"))]
+
+    def __str__(self) -> str:
+        return f"{self.slip_type} slip {self.number}"
+
+
+class Report(models.Model):
+    """One stored version of one report; never changed after it is written.
+
+    ``scope`` is the table's id for a table shift report and ``floor`` otherwise, so that the
+    unique version constraint also holds where there is no table.
+    """
+
+    class Kind(models.TextChoices):
+        TABLE_SHIFT = "table_shift"
+        FLOOR_SUMMARY = "floor_summary"
+        CASHIER = "cashier"
+        AUDIT = "audit"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=32)
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="reports"
+    )
+    scope = models.CharField(max_length=32)
+    version = models.PositiveIntegerField()
+    reprint = models.BooleanField(default=False)
+    provisional = models.BooleanField(default=False)
+    watermark = models.JSONField(default=dict)
+    content_hash = models.CharField(max_length=64)
+    document = models.JSONField()
+    json_bytes = models.BinaryField()
+    csv_bytes = models.BinaryField()
+    pdf_bytes = models.BinaryField()
+    job = models.ForeignKey(
+        JobRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-gaming_day", "shift", "kind", "scope", "-version")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("kind", "gaming_day", "shift", "scope", "version"),
+                name="report_version_unique",
+            )
+        ]
+        indexes = [models.Index(fields=("gaming_day", "shift", "kind"))]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.gaming_day} {self.shift} {self.scope} v{self.version}"

@@ -1,13 +1,33 @@
-"""Celery tasks: thin wrappers that take ids, never model instances."""
+"""Celery tasks: thin wrappers that take ids, never model instances, on the `reports` queue.
+
+Every report task stores its report in one transaction at its very end (see
+reports.services.storing), so a worker killed mid-job leaves no half report; the broker then
+hands the job to another worker (acks late, rejected on worker loss), and the re-run is
+idempotent: it writes the report once, or finds it already stored.
+"""
 
 from __future__ import annotations
 
+import os
 import socket
+import time
+from typing import Any
 
-from celery import shared_task
+from celery import chord, shared_task
+from django.db.models import F
+from django.db.models.functions import Least
 from django.utils import timezone
 
-from reports.models import JobRun
+from reports.models import JobRun, Report
+from reports.services.storing import produce_report
+from reports.shifts import ShiftKey, floor_clock, parse_shift_key
+from tables.engine.errors import RuleError
+from tables.models import Table
+
+# A fault-injection pause before the report row is written, read only from the worker's
+# environment; the integration test kills a worker during it. Unset in every deployment.
+PAUSE_ENV = "CASINO_REPORTS_PAUSE_BEFORE_STORE"
+TABLE_SHARE_OF_FLOOR_PROGRESS = 90
 
 
 @shared_task(name="reports.tasks.probe_worker")
@@ -21,3 +41,184 @@ def probe_worker(job_id: str) -> str:
         finished_at=timezone.now(),
     )
     return "done" if updated else "missing"
+
+
+@shared_task(name="reports.tasks.table_shift_report")
+def table_shift_report(
+    job_id: str | None,
+    table_id: int,
+    gaming_day: str,
+    shift: str,
+    reprint: bool = False,
+    allow_provisional: bool = True,
+    parent_job_id: str | None = None,
+) -> int | None:
+    """One table's shift report; inside a floor chord, ``parent_job_id`` gets the progress."""
+    key = parse_shift_key(gaming_day, shift)
+    report = _run(
+        job_id,
+        lambda: produce_report(
+            Report.Kind.TABLE_SHIFT,
+            key,
+            table=Table.objects.get(pk=table_id),
+            reprint=reprint,
+            allow_provisional=allow_provisional,
+            job_id=job_id or parent_job_id,
+            before_store=_fault_injection_pause,
+        ),
+    )
+    if parent_job_id is not None:
+        _advance_floor_progress(parent_job_id)
+    return report
+
+
+@shared_task(name="reports.tasks.floor_summary_report")
+def floor_summary_report(
+    table_report_ids: list[int | None],
+    job_id: str | None,
+    gaming_day: str,
+    shift: str,
+    reprint: bool = False,
+    allow_provisional: bool = True,
+) -> int | None:
+    """The chord's body: the floor summary over the table reports its header stored."""
+    key = parse_shift_key(gaming_day, shift)
+    if any(report_id is None for report_id in table_report_ids):
+        _finish(job_id, None, error={"code": "table_report_failed", "message": "A table failed."})
+        return None
+    ids = [report_id for report_id in table_report_ids if report_id is not None]
+    return _run(
+        job_id,
+        lambda: produce_report(
+            Report.Kind.FLOOR_SUMMARY,
+            key,
+            reprint=reprint,
+            allow_provisional=allow_provisional,
+            job_id=job_id,
+            table_report_ids=ids,
+            before_store=_fault_injection_pause,
+        ),
+    )
+
+
+@shared_task(name="reports.tasks.shift_level_report")
+def shift_level_report(
+    job_id: str | None,
+    kind: str,
+    gaming_day: str,
+    shift: str,
+    reprint: bool = False,
+    allow_provisional: bool = True,
+) -> int | None:
+    """The cashier or the audit report of a shift."""
+    key = parse_shift_key(gaming_day, shift)
+    return _run(
+        job_id,
+        lambda: produce_report(
+            kind,
+            key,
+            reprint=reprint,
+            allow_provisional=allow_provisional,
+            job_id=job_id,
+            before_store=_fault_injection_pause,
+        ),
+    )
+
+
+@shared_task(name="reports.tasks.shift_end_reports")
+def shift_end_reports(gaming_day: str | None = None, shift: str | None = None) -> list[str]:
+    """The beat's job at each shift end: the whole report set of the shift that just ended."""
+    key = (
+        parse_shift_key(gaming_day, shift)
+        if gaming_day and shift
+        else floor_clock().last_ended(timezone.now())
+    )
+    return [str(start_run(kind, key).pk) for kind in Report.Kind.values]
+
+
+def start_run(
+    kind: str,
+    key: ShiftKey,
+    *,
+    table_id: int | None = None,
+    reprint: bool = False,
+    allow_provisional: bool = True,
+) -> JobRun:
+    """Record a JobRun and queue its work; callers inside a transaction should call this from
+    ``transaction.on_commit`` so the worker finds the run."""
+    detail: dict[str, Any] = {
+        "gaming_day": key.gaming_day.isoformat(),
+        "shift": key.shift,
+        "table_id": table_id,
+        "reprint": reprint,
+        "allow_provisional": allow_provisional,
+    }
+    args = (key.gaming_day.isoformat(), key.shift, reprint, allow_provisional)
+    if kind == Report.Kind.FLOOR_SUMMARY:
+        table_ids = list(Table.objects.order_by("name").values_list("pk", flat=True))
+        job = JobRun.objects.create(kind=kind, detail=detail | {"tables": len(table_ids)})
+        header = [
+            table_shift_report.si(None, pk, args[0], args[1], False, True, str(job.pk))
+            for pk in table_ids
+        ]
+        chord(header)(floor_summary_report.s(str(job.pk), *args))
+        return job
+    job = JobRun.objects.create(kind=kind, detail=detail)
+    if kind == Report.Kind.TABLE_SHIFT:
+        assert table_id is not None, "a table shift report names its table"
+        table_shift_report.delay(str(job.pk), table_id, *args)
+    else:
+        shift_level_report.delay(str(job.pk), kind, *args)
+    return job
+
+
+def _run(job_id: str | None, work: Any) -> int | None:
+    """Run ``work`` under the JobRun's status. A rule refusal fails the run with its code and
+    is not retried (the same inputs would be refused again)."""
+    if job_id is not None:
+        JobRun.objects.filter(pk=job_id).update(
+            status=JobRun.Status.RUNNING, started_at=timezone.now()
+        )
+    try:
+        report = work()
+    except RuleError as error:
+        _finish(job_id, None, error={"code": error.code, "message": str(error)})
+        return None
+    except Exception as error:
+        _finish(job_id, None, error={"code": "internal_error", "message": str(error)})
+        raise
+    _finish(job_id, report)
+    return int(report.pk)
+
+
+def _finish(job_id: str | None, report: Report | None, error: dict[str, str] | None = None) -> None:
+    if job_id is None:
+        return
+    job = JobRun.objects.filter(pk=job_id).first()
+    if job is None:
+        return
+    job.finished_at = timezone.now()
+    if report is not None:
+        job.status, job.progress_percent = JobRun.Status.SUCCEEDED, 100
+        job.detail = job.detail | {"report_id": report.pk, "version": report.version}
+    else:
+        job.status = JobRun.Status.FAILED
+        job.detail = job.detail | {"error": error or {}}
+    job.save(update_fields=["status", "progress_percent", "detail", "finished_at"])
+
+
+def _advance_floor_progress(job_id: str) -> None:
+    job = JobRun.objects.filter(pk=job_id).first()
+    if job is None:
+        return
+    step = max(1, TABLE_SHARE_OF_FLOOR_PROGRESS // max(1, int(job.detail.get("tables", 1))))
+    JobRun.objects.filter(pk=job_id).update(
+        status=JobRun.Status.RUNNING,
+        progress_percent=Least(F("progress_percent") + step, TABLE_SHARE_OF_FLOOR_PROGRESS),
+    )
+
+
+def _fault_injection_pause() -> None:
+    seconds = float(os.environ.get(PAUSE_ENV) or 0)
+    if seconds > 0:
+        time.sleep(seconds)

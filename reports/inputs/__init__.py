@@ -1,0 +1,1 @@
+"""Readers that turn the log and its projections into the pure builders' inputs."""

@@ -1,0 +1,193 @@
+"""The audit report's findings, gathered from the verifier, the log and its projections."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from reports.builders.audit_inputs import (
+    BankRuleViolation,
+    CardAnomaly,
+    ChainCheck,
+    Correction,
+    DeviceIncident,
+    ManualEntry,
+    PayoutMismatch,
+    ReplayDifference,
+)
+from reports.builders.inputs import Alert
+from reports.inputs.custody_log import SLIP_VOIDED
+from reports.inputs.rounds import payout_rows, shift_rounds, shift_window
+from reports.shifts import ShiftKey
+from tables.models import Alert as AlertRow
+from tables.models import CorrectionRequest, Table, TableEvent
+from tables.verification import verify_table
+
+CARD_ANOMALY_ALERTS = frozenset({"duplicate_card", "misdrawn_card", "unknown_card"})
+BANK_RULE_ALERTS = frozenset({"bank_rule_violation"})
+CARD_EVENTS = ("card.dealt", "card.revealed", "card.burned")
+_ROUND_PROBLEM = re.compile(r"round (\d+): (.*)")
+_SEQ_PROBLEM = re.compile(r"seq (\d+): (.*)")
+
+
+@dataclass
+class AuditFindings:
+    chain: list[ChainCheck] = field(default_factory=list)
+    rounds_replayed: int = 0
+    replay_differences: list[ReplayDifference] = field(default_factory=list)
+    corrections: list[Correction] = field(default_factory=list)
+    manual_entries: list[ManualEntry] = field(default_factory=list)
+    payout_mismatches: list[PayoutMismatch] = field(default_factory=list)
+    card_anomalies: list[CardAnomaly] = field(default_factory=list)
+    device_incidents: list[DeviceIncident] = field(default_factory=list)
+    bank_rule_violations: list[BankRuleViolation] = field(default_factory=list)
+    alerts: list[Alert] = field(default_factory=list)
+
+
+def audit_findings(key: ShiftKey) -> AuditFindings:
+    findings = AuditFindings()
+    for table in Table.objects.order_by("name"):
+        _verify(table, findings)
+        window = shift_window(table, key)
+        if window is not None:
+            _shift_findings(table, key, window, findings)
+    return findings
+
+
+def _verify(table: Table, findings: AuditFindings) -> None:
+    """The chain from the first event, and every round replayed through the engine."""
+    result = verify_table(table)
+    chain_problems: list[str] = []
+    round_problems: list[str] = []
+    for problem in result.problems:
+        (round_problems if _ROUND_PROBLEM.search(problem) else chain_problems).append(problem)
+    first_bad = _SEQ_PROBLEM.search(chain_problems[0]) if chain_problems else None
+    findings.chain.append(
+        ChainCheck(
+            table=table.name,
+            verified=not chain_problems,
+            events_checked=result.events_checked,
+            head_seq=result.head_seq,
+            head_hash=result.head_hash,
+            first_bad_seq=int(first_bad.group(1)) if first_bad else None,
+            detail="; ".join(chain_problems),
+        )
+    )
+    findings.rounds_replayed += result.rounds_replayed
+    for problem in round_problems:
+        match = _ROUND_PROBLEM.search(problem)
+        assert match is not None
+        findings.replay_differences.append(
+            ReplayDifference(table.name, match.group(1), "audit_view", "projection", problem)
+        )
+
+
+def _shift_findings(
+    table: Table, key: ShiftKey, window: tuple[int, int], findings: AuditFindings
+) -> None:
+    _corrections(table, key, window, findings)
+    _manual_entries(table, window, findings)
+    for round_ in shift_rounds(table, window):
+        for box, computed, paid in payout_rows(round_.state):
+            if computed != paid:
+                findings.payout_mismatches.append(
+                    PayoutMismatch(table.name, str(round_.number), box, computed, paid)
+                )
+    devices = TableEvent.objects.filter(table=table, seq__range=window, type__startswith="device.")
+    for event in devices.order_by("seq"):
+        findings.device_incidents.append(
+            DeviceIncident(
+                device=str(event.payload.get("device", "")),
+                table=table.name,
+                kind=event.type.removeprefix("device."),
+                at=event.occurred_at,
+                detail=str(event.payload.get("detail", "")),
+            )
+        )
+    _alerts(table, window, findings)
+
+
+def _corrections(
+    table: Table, key: ShiftKey, window: tuple[int, int], findings: AuditFindings
+) -> None:
+    decided = CorrectionRequest.objects.filter(
+        table=table, status=CorrectionRequest.Status.APPROVED
+    ).select_related("round", "requested_by", "decided_by")
+    for row in decided:
+        round_last = row.round.last_seq if row.round else None
+        if round_last is not None and not window[0] <= round_last <= window[1]:
+            continue
+        findings.corrections.append(
+            Correction(
+                table=table.name,
+                round_id=str(row.round.number) if row.round else None,
+                kind=str(row.command.get("type", "correction")),
+                reason=row.reason,
+                requested_by=row.requested_by.get_username(),
+                approved_by=row.decided_by.get_username() if row.decided_by else "",
+                at=row.decided_at or row.requested_at,
+            )
+        )
+    voids = TableEvent.objects.filter(
+        table=table,
+        type=SLIP_VOIDED,
+        payload__gaming_day=key.gaming_day.isoformat(),
+        payload__shift=key.shift,
+    )
+    for event in voids.order_by("seq"):
+        data = event.payload
+        findings.corrections.append(
+            Correction(
+                table=table.name,
+                round_id=None,
+                kind=f"void_{data['slip_type']}_slip_{data['slip_number']}",
+                reason=data["reason"],
+                requested_by=data["requested_by"],
+                approved_by=data["approved_by"],
+                at=event.occurred_at,
+            )
+        )
+
+
+def _manual_entries(table: Table, window: tuple[int, int], findings: AuditFindings) -> None:
+    """A card typed on the tablet, against a shoe read of the same physical card if any."""
+    card_events = list(
+        TableEvent.objects.filter(
+            table=table, seq__range=window, type__in=CARD_EVENTS
+        ).select_related("round")
+    )
+    shoe_reads = {
+        (event.round_id, event.payload.get("physical_id")): event.payload.get("card")
+        for event in card_events
+        if event.source == TableEvent.Source.SHOE and event.payload.get("physical_id")
+    }
+    for event in card_events:
+        card = event.payload.get("card")
+        if event.source != TableEvent.Source.TABLET or not card:
+            continue
+        findings.manual_entries.append(
+            ManualEntry(
+                table=table.name,
+                round_id=str(event.round.number) if event.round else "",
+                position=f"seq {event.seq}",
+                manual_card=str(card),
+                shoe_card=shoe_reads.get((event.round_id, event.payload.get("physical_id"))),
+                at=event.occurred_at,
+            )
+        )
+
+
+def _alerts(table: Table, window: tuple[int, int], findings: AuditFindings) -> None:
+    rows = AlertRow.objects.filter(table=table, event__seq__range=window).select_related("round")
+    for row in rows.order_by("event__seq"):
+        round_id = str(row.round.number) if row.round else None
+        findings.alerts.append(Alert(table.name, row.code, row.raised_at, row.message, round_id))
+        if row.code in CARD_ANOMALY_ALERTS:
+            card = row.details.get("card") if isinstance(row.details, dict) else None
+            findings.card_anomalies.append(
+                CardAnomaly(table.name, round_id, row.code, card, row.raised_at)
+            )
+        if row.code in BANK_RULE_ALERTS and round_id is not None:
+            findings.bank_rule_violations.append(
+                BankRuleViolation(table.name, round_id, row.message, row.raised_at)
+            )

@@ -1,0 +1,160 @@
+"""Custody facts as they are written on a table's log, and the ledger folded from them.
+
+Each `custody.*` payload names the gaming day and shift it belongs to, so a late drop count
+or a void lands on the right shift whatever the clock says when it is entered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from reports.custody import (
+    BuyIn,
+    Closer,
+    Credit,
+    CustodyFact,
+    CustodyLedger,
+    DropCounted,
+    Fill,
+    Opener,
+    SlipVoided,
+    fold_custody,
+    new_ledger,
+)
+from reports.denominations import table_denominations
+from reports.shifts import ShiftKey
+from tables.engine.errors import InvalidInputError
+from tables.models import Table, TableEvent
+
+OPENER = "custody.opener"
+CLOSER = "custody.closer"
+FILL = "custody.fill"
+CREDIT = "custody.credit"
+SLIP_VOIDED = "custody.slip_voided"
+BUY_IN = "custody.buy_in"
+DROP_COUNTED = "custody.drop_counted"
+CUSTODY_PREFIX = "custody."
+
+
+def chips_payload(chips: Mapping[int, int]) -> dict[str, int]:
+    return {str(value): count for value, count in sorted(chips.items())}
+
+
+def chips_from_payload(chips: Mapping[Any, Any]) -> dict[int, int]:
+    """Denominations come as JSON keys (text); anything that is not a whole number is refused."""
+    parsed = {}
+    for key, count in chips.items():
+        try:
+            denomination = int(str(key))
+        except ValueError:
+            raise InvalidInputError(
+                f"{key!r} is not a chip denomination.", code="not_denominated"
+            ) from None
+        parsed[denomination] = count
+    return parsed
+
+
+def payload_of(fact: CustodyFact) -> tuple[str, dict[str, Any]]:
+    """The log's event type and payload for one custody fact (without the shift)."""
+    match fact:
+        case Opener():
+            return OPENER, {
+                "chips": chips_payload(fact.chips),
+                "dealer": fact.dealer,
+                "pit_boss": fact.pit_boss,
+                "carried_over": fact.carried_over,
+            }
+        case Closer():
+            return CLOSER, {
+                "chips": chips_payload(fact.chips),
+                "dealer": fact.dealer,
+                "pit_boss": fact.pit_boss,
+            }
+        case Fill() | Credit():
+            cashier = fact.issued_by if isinstance(fact, Fill) else fact.received_by
+            return FILL if isinstance(fact, Fill) else CREDIT, {
+                "slip_number": fact.slip_number,
+                "chips": chips_payload(fact.chips),
+                "requested_by": fact.requested_by,
+                "cashier": cashier,
+                "confirmed_by": fact.confirmed_by,
+            }
+        case SlipVoided():
+            return SLIP_VOIDED, {
+                "slip_type": fact.slip_type,
+                "slip_number": fact.slip_number,
+                "reason": fact.reason,
+                "requested_by": fact.requested_by,
+                "approved_by": fact.approved_by,
+            }
+        case BuyIn():
+            return BUY_IN, {"amount": fact.amount}
+        case DropCounted():
+            return DROP_COUNTED, {"amount": fact.amount, "counted_by": fact.counted_by}
+    raise TypeError(f"{type(fact).__name__} is not a custody fact")
+
+
+def fact_of(event_type: str, data: Mapping[str, Any]) -> CustodyFact:
+    chips = chips_from_payload(data.get("chips", {}))
+    if event_type == OPENER:
+        return Opener(chips, data["dealer"], data["pit_boss"], data.get("carried_over", False))
+    if event_type == CLOSER:
+        return Closer(chips, data["dealer"], data["pit_boss"])
+    if event_type == FILL:
+        signers = (data["requested_by"], data["cashier"], data["confirmed_by"])
+        return Fill(data["slip_number"], chips, *signers)
+    if event_type == CREDIT:
+        signers = (data["requested_by"], data["cashier"], data["confirmed_by"])
+        return Credit(data["slip_number"], chips, *signers)
+    if event_type == SLIP_VOIDED:
+        return SlipVoided(
+            data["slip_type"],
+            data["slip_number"],
+            data["reason"],
+            data["requested_by"],
+            data["approved_by"],
+        )
+    if event_type == BUY_IN:
+        return BuyIn(data["amount"])
+    if event_type == DROP_COUNTED:
+        return DropCounted(data["amount"], data["counted_by"])
+    raise ValueError(f"{event_type} is not a custody event")
+
+
+def custody_events(table: Table, key: ShiftKey) -> list[TableEvent]:
+    return list(
+        TableEvent.objects.filter(
+            table=table,
+            type__startswith=CUSTODY_PREFIX,
+            payload__gaming_day=key.gaming_day.isoformat(),
+            payload__shift=key.shift,
+        ).order_by("seq")
+    )
+
+
+def ledger_from_events(table: Table, events: Iterable[TableEvent]) -> CustodyLedger:
+    """Fold the recorded facts with the same rules that admitted them."""
+    facts = [fact_of(event.type, event.payload) for event in events]
+    return fold_custody(new_ledger(table.name, table_denominations(table)), facts)
+
+
+def shift_ledger(table: Table, key: ShiftKey) -> CustodyLedger:
+    return ledger_from_events(table, custody_events(table, key))
+
+
+def last_opener_event(table: Table) -> TableEvent | None:
+    return TableEvent.objects.filter(table=table, type=OPENER).order_by("-seq").first()
+
+
+def previous_closer(table: Table, *, before_seq: int | None = None) -> Closer | None:
+    """The last closer on the table's log (before ``before_seq``, when given)."""
+    events = TableEvent.objects.filter(table=table, type=CLOSER)
+    if before_seq is not None:
+        events = events.filter(seq__lt=before_seq)
+    event = events.order_by("-seq").first()
+    if event is None:
+        return None
+    closer = fact_of(event.type, event.payload)
+    assert isinstance(closer, Closer)
+    return closer

@@ -1,0 +1,103 @@
+"""Build each report document for one gaming day and shift, from the log (no storage here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from reports.builders.audit import build_audit_report
+from reports.builders.cashier import build_cashier_report
+from reports.builders.document import Document, ReportContext
+from reports.builders.floor_summary import build_floor_summary
+from reports.builders.table_shift import build_table_shift_report
+from reports.inputs.audit import audit_findings
+from reports.inputs.custody_log import custody_events, ledger_from_events
+from reports.inputs.table_shift import table_shift_inputs
+from reports.models import Slip
+from reports.shifts import ShiftKey, floor_clock
+from tables.models import Table
+
+
+def context_for(key: ShiftKey, *, version: int, now: datetime) -> ReportContext:
+    _, ends_at = floor_clock().bounds(key)
+    return ReportContext(
+        gaming_day=key.gaming_day,
+        shift=key.shift,
+        generated_at=now,
+        shift_ends_at=ends_at,
+        version=version,
+    )
+
+
+def table_shift_document(
+    table: Table, key: ShiftKey, context: ReportContext, *, allow_provisional: bool = True
+) -> Document:
+    inputs = table_shift_inputs(table, key)
+    return build_table_shift_report(
+        context=context,
+        table=inputs.table,
+        ledger=inputs.ledger,
+        rounds=inputs.rounds,
+        # The engines do not yet publish an exact house edge per settings; see docs/reports.md.
+        house_edge=None,
+        alerts=inputs.alerts,
+        watermark=inputs.watermark,
+        previous_closer=inputs.previous_closer,
+        allow_provisional=allow_provisional,
+    )
+
+
+def cashier_document(
+    key: ShiftKey, context: ReportContext, *, allow_provisional: bool = True
+) -> Document:
+    ledgers, watermark = [], {}
+    for table in Table.objects.order_by("name"):
+        events = custody_events(table, key)
+        if events:
+            ledgers.append(ledger_from_events(table, events))
+            watermark[table.name] = events[-1].seq
+    slips = Slip.objects.filter(gaming_day=key.gaming_day, shift=key.shift)
+    issued = {
+        kind: list(slips.filter(slip_type=kind).values_list("number", flat=True))
+        for kind in ("fill", "credit")
+    }
+    return build_cashier_report(
+        context=context,
+        ledgers=ledgers,
+        issued=issued,  # type: ignore[arg-type]
+        cage_figures=None,
+        watermark=watermark,
+        allow_provisional=allow_provisional,
+    )
+
+
+def audit_document(
+    key: ShiftKey, context: ReportContext, *, allow_provisional: bool = True
+) -> Document:
+    found = audit_findings(key)
+    return build_audit_report(
+        context=context,
+        chain=found.chain,
+        rounds_replayed=found.rounds_replayed,
+        replay_differences=found.replay_differences,
+        corrections=found.corrections,
+        manual_entries=found.manual_entries,
+        payout_mismatches=found.payout_mismatches,
+        card_anomalies=found.card_anomalies,
+        device_incidents=found.device_incidents,
+        bank_rule_violations=found.bank_rule_violations,
+        alerts=found.alerts,
+        allow_provisional=allow_provisional,
+    )
+
+
+def floor_summary_document(
+    table_documents: Sequence[dict[str, Any]],
+    context: ReportContext,
+    *,
+    allow_provisional: bool = True,
+) -> Document:
+    return build_floor_summary(
+        context=context, table_reports=table_documents, allow_provisional=allow_provisional
+    )

@@ -1,0 +1,148 @@
+"""Produce and store one report: build, render, and write one immutable row in one transaction.
+
+A run for inputs already reported (the same watermark and the same provisional reasons) returns
+the stored version instead of writing a duplicate, unless a reprint is asked for. The row is
+written only once every rendering is ready, so a worker killed half-way leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from reports.builders.document import Document, ReportContext, content_hash
+from reports.models import JobRun, Report
+from reports.renderers.as_csv import render_csv
+from reports.renderers.as_json import render_json
+from reports.renderers.as_pdf import render_pdf
+from reports.services import documents
+from reports.shifts import ShiftKey
+from tables.models import Table
+
+FLOOR_SCOPE = "floor"
+
+
+def produce_report(
+    kind: str,
+    key: ShiftKey,
+    *,
+    table: Table | None = None,
+    reprint: bool = False,
+    allow_provisional: bool = True,
+    job_id: str | None = None,
+    now: datetime | None = None,
+    before_store: Callable[[], None] | None = None,
+    table_report_ids: list[int] | None = None,
+) -> Report:
+    """The stored report of ``kind`` for the shift (and table), made now if it is not stored
+    for the same inputs already. ``before_store`` runs just before the row is written."""
+    scope = str(table.pk) if table is not None else FLOOR_SCOPE
+    latest = latest_report(kind, key, scope)
+    version = latest.version + 1 if latest else 1
+    context = documents.context_for(key, version=version, now=now or timezone.now())
+    document = _build(kind, key, table, context, allow_provisional, table_report_ids)
+    if latest is not None and not reprint and same_inputs(latest.document, document):
+        return latest
+    rendered = _render(document)
+    if before_store is not None:
+        before_store()
+    return _store(kind, key, table, scope, document, rendered, job_id)
+
+
+def latest_report(kind: str, key: ShiftKey, scope: str) -> Report | None:
+    return (
+        Report.objects.filter(kind=kind, gaming_day=key.gaming_day, shift=key.shift, scope=scope)
+        .order_by("-version")
+        .first()
+    )
+
+
+def same_inputs(stored: dict[str, Any], fresh: dict[str, Any]) -> bool:
+    return all(
+        stored[name] == fresh[name] for name in ("watermark", "provisional", "provisional_reasons")
+    )
+
+
+def _build(
+    kind: str,
+    key: ShiftKey,
+    table: Table | None,
+    context: ReportContext,
+    allow_provisional: bool,
+    table_report_ids: list[int] | None,
+) -> Document:
+    if kind == Report.Kind.TABLE_SHIFT:
+        assert table is not None
+        return documents.table_shift_document(
+            table, key, context, allow_provisional=allow_provisional
+        )
+    if kind == Report.Kind.CASHIER:
+        return documents.cashier_document(key, context, allow_provisional=allow_provisional)
+    if kind == Report.Kind.AUDIT:
+        return documents.audit_document(key, context, allow_provisional=allow_provisional)
+    if kind == Report.Kind.FLOOR_SUMMARY:
+        return documents.floor_summary_document(
+            _table_documents(key, table_report_ids), context, allow_provisional=allow_provisional
+        )
+    raise ValueError(f"unknown report kind {kind!r}")
+
+
+def _table_documents(key: ShiftKey, report_ids: list[int] | None) -> list[dict[str, Any]]:
+    """The table reports a chord just stored, or else each table's report, made if missing."""
+    if report_ids is not None:
+        stored = Report.objects.filter(pk__in=report_ids, kind=Report.Kind.TABLE_SHIFT)
+        return [report.document for report in stored.order_by("scope")]
+    return [
+        produce_report(Report.Kind.TABLE_SHIFT, key, table=table).document
+        for table in Table.objects.order_by("name")
+    ]
+
+
+def _render(document: Document) -> dict[str, bytes]:
+    return {
+        "json": render_json(document),
+        "csv": render_csv(document),
+        "pdf": render_pdf(document),
+    }
+
+
+def _store(
+    kind: str,
+    key: ShiftKey,
+    table: Table | None,
+    scope: str,
+    document: Document,
+    rendered: dict[str, bytes],
+    job_id: str | None,
+) -> Report:
+    digest = content_hash(document)
+    assert digest == hashlib.sha256(rendered["json"]).hexdigest()
+    try:
+        with transaction.atomic():
+            return Report.objects.create(
+                kind=kind,
+                gaming_day=key.gaming_day,
+                shift=key.shift,
+                table=table,
+                scope=scope,
+                version=document["version"],
+                reprint=document["reprint"],
+                provisional=document["provisional"],
+                watermark=document["watermark"],
+                content_hash=digest,
+                document=document,
+                json_bytes=rendered["json"],
+                csv_bytes=rendered["csv"],
+                pdf_bytes=rendered["pdf"],
+                job=JobRun.objects.filter(pk=job_id).first() if job_id else None,
+            )
+    except IntegrityError:
+        # Another run stored this version first (a redelivered job racing its twin).
+        stored = latest_report(kind, key, scope)
+        assert stored is not None
+        return stored

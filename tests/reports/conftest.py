@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from tests.reports.custody_floor import Floor, make_siete_table
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """The personas' passwords are never checked here; a slow hash only slows the tests."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def floor(
+    dealer_dora: User,
+    pit_boss_paula: User,
+    pit_boss_pedro: User,
+    cashier_carmen: User,
+) -> Floor:
+    return Floor(
+        table=make_siete_table(),
+        dealer=dealer_dora,
+        pit_boss=pit_boss_paula,
+        other_pit_boss=pit_boss_pedro,
+        cashier=cashier_carmen,
+    )
