@@ -13,7 +13,7 @@ def setup(require_postgres: bool = False) -> None:
     sys.path.insert(0, str(PROJECT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
     if require_postgres and not os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        sys.exit("Set DATABASE_URL=postgres://... (a scratch database: the benchmark writes to it).")
+        sys.exit("Set DATABASE_URL=postgres://... (a scratch database: benchmarks write to it).")
     import django
     from django.core.management import call_command
 
