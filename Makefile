@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# The default run leaves out the long soak and statistical tests; CI runs them all (.ci/run).
+PYTEST_ARGS ?= -m "not slow"
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: run test lint types migrations-check pytest worker beat clean

@@ -129,10 +129,14 @@ def main() -> None:
     client = APIClient()
     client.force_authenticate(boss)
     suffix = uuid.uuid4().hex[:6]
-    siete_table = table_create(name=f"bench-sym-{suffix}", game="siete_y_medio", seat_count=6,
-                               settings={"min_stake": 10, "max_stake": 500, "chip": 5})  # fmt: skip
-    stud_table = table_create(name=f"bench-stud-{suffix}", game="seven_card_stud", seat_count=8,
-                              settings={"small_bet": 20, "rake_percent": "5", "rake_cap": 30})  # fmt: skip
+    siete_settings = {"min_stake": 10, "max_stake": 500, "chip": 5}
+    stud_settings = {"small_bet": 20, "rake_percent": "5", "rake_cap": 30}
+    siete_table = table_create(
+        name=f"bench-sym-{suffix}", game="siete_y_medio", seat_count=6, settings=siete_settings
+    )
+    stud_table = table_create(
+        name=f"bench-stud-{suffix}", game="seven_card_stud", seat_count=8, settings=stud_settings
+    )
     for table in (siete_table, stud_table):
         table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=boss)
     for seat in range(1, 9):
