@@ -1,0 +1,1 @@
+"""The device registry's services: enrolment, four-eyes bindings, retirement, alerts, holds."""

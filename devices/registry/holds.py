@@ -1,0 +1,115 @@
+"""Misread holds: a card left the shoe unread (or read as a duplicate), so the shoe's next cards
+wait. The dealer enters the true card and a pit boss, not the dealer, approves (RULES 1.5); the
+entered card is dealt where the unread one went, then the cards that waited are dealt in order.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from devices import applying, feeding
+from devices.models import DeviceEvent, MisreadHold
+from devices.registry.alerts import raise_device_alert
+from tables import roles
+from tables.engine.errors import NotAllowedNowError
+from tables.models import Table
+from tables.services import engine_state
+from tables.services.append import NewFact
+from tables.services.commands import lock_table, table_command
+
+
+def open_hold(event: DeviceEvent, table: Table) -> MisreadHold:
+    return MisreadHold.objects.create(
+        device=event.device, table=table, device_event=event, opened_at=timezone.now()
+    )
+
+
+def misread_resolve(
+    *, hold_id: int, card: str, requested_by: User, approved_by: User
+) -> MisreadHold:
+    """Deal the entered card in place of the unread one, then release the cards that waited."""
+    if not roles.has_role(approved_by, roles.PIT_BOSS):
+        raise NotAllowedNowError("Only a pit boss may approve.", code="not_a_pit_boss")
+    if approved_by.pk == requested_by.pk:
+        raise NotAllowedNowError(
+            "The card must be approved by a different person from the one who entered it.",
+            code="same_person_approval",
+        )
+    hold = MisreadHold.objects.select_related("device_event", "device").filter(pk=hold_id).first()
+    if hold is None:
+        raise NotAllowedNowError("There is no such hold.", code="hold_not_found")
+    with transaction.atomic():
+        table = lock_table(hold.table_id)
+        hold.refresh_from_db()
+        _check_is_next(hold, table)
+        event = hold.device_event
+        state = engine_state.current_state(table)
+        command = _entered_command(table, state, card)
+        fact = NewFact(
+            "device.misread_resolved",
+            {
+                "serial": hold.device.serial,
+                "draw_index": event.draw_index,
+                "requested_by": requested_by.get_username(),
+                "approved_by": approved_by.get_username(),
+            },
+        )
+        outcome = table_command(
+            table_id=table.pk,
+            command=command,
+            actor=requested_by,
+            source="tablet",
+            preamble=(fact,),
+        )
+        hold.card, hold.requested_by, hold.approved_by = card, requested_by, approved_by
+        hold.resolved_at = timezone.now()
+        hold.save(update_fields=["card", "requested_by", "approved_by", "resolved_at"])
+        event.verdict, event.reason, event.card = DeviceEvent.Verdict.ACCEPTED, "entered", card
+        event.table_event = applying.card_row(outcome.events[1:])
+        event.save(update_fields=["verdict", "reason", "card", "table_event"])
+        release_waiting_cards(table)
+    return hold
+
+
+def release_waiting_cards(table: Table) -> None:
+    """Deal the shoe cards that waited behind a hold, in draw order, up to the next hold."""
+    waiting = DeviceEvent.objects.filter(
+        table=table, verdict=DeviceEvent.Verdict.HELD, reason=applying.WAITING_FOR_MISREAD
+    ).order_by("id")
+    for event in waiting.select_related("device"):
+        if applying.table_has_open_hold(table):
+            return
+        result = applying.apply_card(table, event.card, event.physical_id or None)
+        event.verdict, event.reason = result.verdict, result.reason
+        event.table_event = result.table_event
+        event.save(update_fields=["verdict", "reason", "table_event"])
+        if result.alert is not None:
+            kind, message, details = result.alert
+            details = {**details, "device_event": event.pk}
+            raise_device_alert(
+                device=event.device, table_id=table.pk, kind=kind, message=message, details=details
+            )
+        if result.opens_hold:
+            open_hold(event, table)
+
+
+def _check_is_next(hold: MisreadHold, table: Table) -> None:
+    if hold.resolved_at is not None:
+        raise NotAllowedNowError("This hold is already resolved.", code="hold_resolved")
+    first_open = (
+        MisreadHold.objects.filter(table=table, resolved_at__isnull=True).order_by("id").first()
+    )
+    if first_open is not None and first_open.pk != hold.pk:
+        raise NotAllowedNowError(
+            "An earlier unread card at this table must be entered first.", code="earlier_hold_open"
+        )
+
+
+def _entered_command(table: Table, state: object, card: str) -> object:
+    """The card as the dealer enters it: a tablet entry, refused if it cannot be dealt now."""
+    try:
+        return feeding.card_command(table.game, state, card, None, source="tablet")
+    except ValueError as error:
+        raise NotAllowedNowError(str(error), code="unknown_game") from None
