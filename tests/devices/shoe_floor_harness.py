@@ -42,6 +42,12 @@ LOG_GUARD = importlib.import_module("tables.migrations.0003_event_log_append_onl
 QUIET_LINK = fast_link_settings(counters_interval_s=3600.0)
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """The personas' passwords are never checked here; a slow hash only slows the tests."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def erasable_log() -> Iterator[None]:
     """Let a transactional test's flush empty the log on SQLite (PostgreSQL truncates).

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from shoe_floor_harness import bind_shoe, erasable_log, shoe_at_table
+from shoe_floor_harness import bind_shoe, erasable_log, fast_password_hashing, shoe_at_table
 
 from devices.models import DeviceEvent
 from tables.models import Round, Table, TableEvent
@@ -16,7 +16,7 @@ from tables.services.floor import dealer_assign, table_create, table_set_status
 from tables.verification import verify_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("erasable_log")]
-__all__ = ["erasable_log"]
+__all__ = ["erasable_log", "fast_password_hashing"]
 
 
 @pytest.fixture
