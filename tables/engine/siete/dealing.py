@@ -47,7 +47,8 @@ def record_card(b: EventBuilder, command: RecordCard) -> None:
     if round_ is None or not round_in_progress(round_):
         _after_round(b, hand_card, command)
         return
-    if phase(round_) == BETTING:
+    burning = b.state.shoe.burns_due > 0 and command.target in (None, "burn")
+    if phase(round_) == BETTING and not burning:
         _close_betting(b, hand_card)
     route_card(b, hand_card, command.target, command.box)
 

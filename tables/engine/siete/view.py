@@ -11,11 +11,14 @@ from tables.engine.siete.cards import VALUE_HALVES, format_points
 from tables.engine.siete.legal import legal_commands
 from tables.engine.siete.rules import (
     BANK,
+    BETTING,
     DEALING,
     PLAYERS,
     SETTLED,
+    VOIDED,
     current_box,
     known_total,
+    next_deal_box,
     phase,
 )
 from tables.engine.siete.settlement import BoxResult, format_amount
@@ -31,6 +34,7 @@ def live_view(state: SieteState) -> dict[str, Any]:
         "phase": current,
         "held": round_.held if round_ else None,
         "turn": _turn(round_),
+        "next_card": _next_card(state),
         "boxes": [_live_box(round_, box) for box in round_.boxes] if round_ else [],
         "bank": _live_bank(round_) if round_ else None,
         "legal": legal_commands(state),
@@ -51,6 +55,31 @@ def _turn(round_: Round | None) -> dict[str, Any] | None:
     if phase(round_) == PLAYERS:
         box = current_box(round_)
         return {"hand": "box", "box": box.number if box else None}
+    if phase(round_) == BANK:
+        return {"hand": "bank"}
+    return None
+
+
+def _next_card(state: SieteState) -> dict[str, Any] | None:
+    """Where the next card out of the shoe goes, so the tablet can say it before it is drawn."""
+    round_ = state.round
+    if round_ is None or phase(round_) in (SETTLED, VOIDED) or round_.held:
+        return None
+    if state.shoe.burns_due:
+        return {"hand": "burn"}
+    if phase(round_) == BETTING:
+        return {"hand": "box", "box": round_.boxes[0].number} if round_.boxes else None
+    if phase(round_) == DEALING:
+        box = next_deal_box(round_)
+        return {"hand": "box", "box": box.number} if box else {"hand": "bank"}
+    if phase(round_) == PLAYERS:
+        playing = current_box(round_)
+        if playing is not None and playing.pending_draw:
+            return {
+                "hand": "box",
+                "box": playing.number,
+                "face_down": playing.pending_draw == "face_down",
+            }
     if phase(round_) == BANK:
         return {"hand": "bank"}
     return None

@@ -53,3 +53,27 @@ def test_the_live_view_shows_results_once_settled() -> None:
     assert view["results"][0]["outcome"] == "loss"
     assert view["results"][0]["net"] == -10
     json.dumps(audit_view(table.state))  # JSON-ready throughout
+
+
+def test_the_live_view_says_where_the_next_card_goes() -> None:
+    table = Table(burn_after_shuffle=1)
+    table.do(PlaceWager(2, 10))
+    assert table.view()["next_card"] == {"hand": "burn"}
+    shoe(table, "5O")
+    assert table.view()["next_card"] == {"hand": "box", "box": 2}
+    shoe(table, "2O")
+    assert table.view()["next_card"] == {"hand": "bank"}
+    shoe(table, "3C")
+    assert table.view()["next_card"] is None
+    table.do(RequestDraw(2))
+    assert table.view()["next_card"] == {"hand": "box", "box": 2, "face_down": False}
+
+
+def test_a_burn_may_be_recorded_from_the_tablet_before_the_first_wager() -> None:
+    from tables.engine.siete import StartRound
+
+    table = Table(burn_after_shuffle=1)
+    table.do(StartRound())
+    table.do(RecordCard("5O"))
+    assert table.types()[-1] == "card.burned"
+    assert table.phase == "betting"

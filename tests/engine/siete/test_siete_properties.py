@@ -7,6 +7,7 @@ foreign cards (a second deck), so the engine's duplicate handling is exercised t
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -176,3 +177,14 @@ def test_random_legal_rounds_keep_the_invariants(
         driver.try_command(RecordPayout(box.number, data.draw(st.integers(-100, 200))))
     check_no_card_beyond_the_shoe(table, table_settings["decks"])
     assert table.replayed() == table.state
+    for recorded in table.events:
+        assert json.loads(json.dumps(recorded.data)) == recorded.data
+        assert not _floats(recorded.data), recorded
+
+
+def _floats(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_floats(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_floats(item) for item in value)
+    return isinstance(value, float)
