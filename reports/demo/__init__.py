@@ -1,0 +1,1 @@
+"""A demonstration shift played through the real services: custody, rounds, counts, reports."""

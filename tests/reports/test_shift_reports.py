@@ -1,0 +1,105 @@
+"""A shift played through the services, and the reports built from its log."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from reports.demo.shift import Staff, TablePlay, simulate_shift, simulation_tables
+from reports.inputs.rounds import round_summary, shift_rounds, shift_window
+from reports.models import Report
+from reports.shifts import ShiftKey
+from tables.models import Table
+
+pytestmark = pytest.mark.django_db
+ROUNDS = 4
+
+
+@pytest.fixture
+def staff(
+    dealer_dora: User, pit_boss_paula: User, pit_boss_pedro: User, cashier_carmen: User
+) -> Staff:
+    return Staff(dealer_dora, pit_boss_paula, pit_boss_pedro, cashier_carmen)
+
+
+@pytest.fixture
+def played(staff: Staff) -> tuple[ShiftKey, list[TablePlay]]:
+    tables = simulation_tables(2)
+    return simulate_shift(tables, rounds=ROUNDS, seed=7, staff=staff)
+
+
+def stored(kind: str, key: ShiftKey, **filters: Any) -> Report:
+    return Report.objects.get(kind=kind, gaming_day=key.gaming_day, shift=key.shift, **filters)
+
+
+def test_the_table_report_totals_equal_the_sum_of_its_rounds_to_the_cent(
+    played: tuple[ShiftKey, list[TablePlay]],
+) -> None:
+    key, _plays = played
+    for table in Table.objects.all():
+        report = stored("table_shift", key, table=table).document
+        summaries = [
+            round_summary(table.game, row) for row in shift_rounds(table, shift_window(table, key))
+        ]
+        assert report["rounds"]["hands_played"] == len(summaries) == ROUNDS
+        assert report["rounds"]["handle"] == sum(s.handle for s in summaries)
+        assert report["figures"]["actual_win"] == sum(s.house_net for s in summaries)
+        paid = sum(p.amount for s in summaries for p in s.payouts)
+        assert report["rounds"]["payouts_total"] == paid
+        assert report["rounds"]["rake_total"] == sum(sum(s.rake_by_pot) for s in summaries)
+        assert not report["provisional"]
+
+
+def test_the_custody_win_of_a_siete_table_is_the_house_net_of_its_rounds(
+    played: tuple[ShiftKey, list[TablePlay]],
+) -> None:
+    key, plays = played
+    siete = Table.objects.get(game=Table.Game.SIETE_Y_MEDIO)
+    play = next(p for p in plays if p.table == siete.name)
+    figures = stored("table_shift", key, table=siete).document["figures"]
+    assert figures["drop_source"] == "counted"
+    assert figures["drop"] == play.buy_ins
+    assert figures["win"] == figures["actual_win"] == play.house_net
+    if figures["drop"]:
+        hold = Decimal(figures["win"]) * 100 / Decimal(figures["drop"])
+        assert Decimal(figures["hold_percent"]) == hold.quantize(Decimal("0.01"))
+
+
+def test_the_floor_summary_adds_up_the_table_reports(
+    played: tuple[ShiftKey, list[TablePlay]],
+) -> None:
+    key, _ = played
+    tables = [r.document for r in Report.objects.filter(kind="table_shift")]
+    floor = stored("floor_summary", key).document
+    assert floor["floor"]["handle"] == sum(t["rounds"]["handle"] for t in tables)
+    assert floor["floor"]["rake"] == sum(t["rounds"]["rake_total"] for t in tables)
+    assert floor["floor"]["tables"] == 2
+    assert floor["watermark"] == {k: v for t in tables for k, v in t["watermark"].items()}
+
+
+def test_the_cashier_report_lists_every_slip_and_a_clean_series(
+    played: tuple[ShiftKey, list[TablePlay]],
+) -> None:
+    key, plays = played
+    cashier = stored("cashier", key).document
+    fills = sum(p.fills for p in plays)
+    assert cashier["totals"]["fill"]["amount"] == fills
+    assert cashier["sequence"]["fill"]["intact"]
+    assert not cashier["provisional"]
+
+
+def test_the_audit_report_verifies_every_chain_and_replays_the_rounds(
+    played: tuple[ShiftKey, list[TablePlay]],
+) -> None:
+    key, _ = played
+    audit = stored("audit", key).document
+    assert all(row["verified"] for row in audit["chain"])
+    assert {row["table"] for row in audit["chain"]} == set(
+        Table.objects.values_list("name", flat=True)
+    )
+    assert audit["replay"]["rounds_replayed"] >= 2 * ROUNDS
+    assert audit["replay"]["differences"] == []
+    assert audit["findings"]["payout_mismatches"] == 0
