@@ -20,14 +20,16 @@ Commands (``type`` on the wire → fields):
 * ``identify_card`` box (None = bank), card — an unknown face-down card entered at settlement.
 * ``record_payout`` box, amount — what the dealer paid (+ net win) or collected (- stake).
 * ``correct_held_card`` card, requested_by, approved_by — release a duplicate read by the shoe.
+* ``move_card`` from_box, to_box, requested_by, approved_by — a deal card on the wrong box is
+  moved (or two are swapped) before the first player decision.
 * ``void_round`` / ``void_box`` box — reason, requested_by, approved_by (two different people).
 * ``reshuffle`` · ``cut_card`` · ``update_settings`` settings (between rounds or while betting).
 
 Events (``Event.type``; data is JSON-ready): ``round.opened``, ``shoe.shuffled``,
 ``cut_card.drawn``, ``wager.placed``/``changed``/``cancelled``/``withdrawn``, ``betting.closed``,
 ``card.dealt``, ``card.burned``, ``card.dead``, ``card.misdrawn``, ``card.held``,
-``card.corrected``, ``card.revealed``, ``round.held``, ``draw.requested``, ``box.stood``,
-``box.bust``, ``bank.finished``, ``box.settled``, ``box.voided``, ``round.settled``,
+``card.corrected``, ``card.moved``, ``card.revealed``, ``round.held``, ``draw.requested``,
+``box.stood``, ``box.bust``, ``bank.finished``, ``box.settled``, ``box.voided``, ``round.settled``,
 ``round.voided``, ``payout.recorded``, ``settings.changed`` and ``alert.raised`` (data
 ``code``: ``duplicate_card``, ``bank_rule_violation``, ``undeclared_bust``, ``payout_mismatch``,
 ``misdrawn_card``, ``wager_outside_limits``, ``bank_card_exposed``).
@@ -47,6 +49,7 @@ from tables.engine.siete.commands import (
     CutCard,
     DeclareBust,
     IdentifyCard,
+    MoveCard,
     PlaceWager,
     RecordCard,
     RecordPayout,
@@ -77,6 +80,7 @@ __all__ = [
     "CutCard",
     "DeclareBust",
     "IdentifyCard",
+    "MoveCard",
     "PlaceWager",
     "RecordCard",
     "RecordPayout",

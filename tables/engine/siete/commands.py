@@ -116,6 +116,17 @@ class CorrectHeldCard:
 
 
 @dataclass(frozen=True)
+class MoveCard:
+    """A card of the initial deal lies on the wrong box: move it (or swap two), with approval."""
+
+    type: ClassVar[str] = "move_card"
+    from_box: int
+    to_box: int
+    requested_by: str
+    approved_by: str
+
+
+@dataclass(frozen=True)
 class RecordPayout:
     """What the dealer actually paid (+) or collected (-) on a box, net of the stake."""
 
@@ -172,6 +183,7 @@ Command = (
     | BankStand
     | IdentifyCard
     | CorrectHeldCard
+    | MoveCard
     | RecordPayout
     | Reshuffle
     | CutCard
@@ -197,6 +209,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         BankStand,
         IdentifyCard,
         CorrectHeldCard,
+        MoveCard,
         RecordPayout,
         Reshuffle,
         CutCard,

@@ -14,6 +14,7 @@ from tables.engine.siete.checks import (
 from tables.engine.siete.commands import (
     CorrectHeldCard,
     CutCard,
+    MoveCard,
     RecordPayout,
     Reshuffle,
     UpdateSettings,
@@ -79,6 +80,28 @@ def correct_held_card(b: EventBuilder, command: CorrectHeldCard) -> None:
         approved_by=command.approved_by,
     )
     route_card(b, type(held)(card, held.face_up, None, held.source), None, None)
+
+
+def move_card(b: EventBuilder, command: MoveCard) -> None:
+    """Before the first player decision, misplaced deal cards go where they were due."""
+    source, target = verify_box_number(command.from_box), verify_box_number(command.to_box)
+    verify_approval(command.requested_by, command.approved_by)
+    if not round_in_progress(b.state.round) or phase(b.round) == BETTING:
+        refuse("no_round_open", "Cards are moved only during the initial deal.")
+    if b.round.first_decision:
+        refuse("decisions_started", "The first player decision is made: the deal stands as dealt.")
+    moving, receiving = b.round.box(source), b.round.box(target)
+    if moving is None or moving.removed is not None or not moving.cards:
+        refuse("no_card_to_move", f"Box {source} holds no card to move.")
+    if receiving is None or receiving.removed is not None or source == target:
+        refuse("no_wager", f"Box {target} has no wager to receive the card.")
+    b.emit(
+        "card.moved",
+        from_box=source,
+        to_box=target,
+        requested_by=command.requested_by,
+        approved_by=command.approved_by,
+    )
 
 
 def record_payout(b: EventBuilder, command: RecordPayout) -> None:

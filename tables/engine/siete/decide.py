@@ -13,6 +13,7 @@ from tables.engine.siete.builder import EventBuilder
 from tables.engine.siete.corrections import (
     correct_held_card,
     cut_card,
+    move_card,
     record_payout,
     reshuffle,
     update_settings,
@@ -48,6 +49,7 @@ _HANDLERS: dict[type[Any], Callable[[EventBuilder, Any], None]] = {
     c.BankStand: bank_stand,
     c.IdentifyCard: identify_card,
     c.CorrectHeldCard: correct_held_card,
+    c.MoveCard: move_card,
     c.RecordPayout: record_payout,
     c.Reshuffle: reshuffle,
     c.CutCard: cut_card,

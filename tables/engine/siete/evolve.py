@@ -199,6 +199,16 @@ def _round_voided(state: SieteState, data: Data) -> SieteState:
     return _with_round(state, voided=True, held=None, held_card=None)
 
 
+def _card_moved(state: SieteState, data: Data) -> SieteState:
+    """The two boxes exchange their deal cards (a box without a card simply receives one)."""
+    round_ = _round(state)
+    source, target = round_.box(data["from_box"]), round_.box(data["to_box"])
+    assert source is not None
+    assert target is not None
+    state = _with_box(state, source.number, cards=target.cards)
+    return _with_box(state, target.number, cards=source.cards)
+
+
 def _payout_recorded(state: SieteState, data: Data) -> SieteState:
     return _with_box(state, data["box"], recorded_payout=data["amount"])
 
@@ -235,6 +245,7 @@ _HANDLERS: dict[str, Callable[[SieteState, Data], SieteState]] = {
     "box.voided": _box_voided,
     "round.settled": _round_settled,
     "round.voided": _round_voided,
+    "card.moved": _card_moved,
     "payout.recorded": _payout_recorded,
     "alert.raised": _alert_raised,
 }

@@ -7,6 +7,7 @@ from siete_table import Table, refusal
 from tables.engine.siete import (
     CorrectHeldCard,
     CutCard,
+    MoveCard,
     PlaceWager,
     RecordCard,
     RecordPayout,
@@ -19,6 +20,7 @@ from tables.engine.siete import (
     UpdateSettings,
     VoidBox,
     VoidRound,
+    audit_view,
 )
 
 
@@ -300,3 +302,17 @@ def test_a_shoe_card_with_no_round_open_is_dead() -> None:
     assert table.types() == ["card.dead", "alert.raised"]
     assert table.alerts() == ["misdrawn_card"]
     assert refusal(table, RecordCard("3O")) == "no_round_open"
+
+
+def test_deal_cards_on_the_wrong_boxes_are_moved_with_approval_before_any_decision() -> None:
+    table = Table()
+    table.do(PlaceWager(1, 10))
+    table.do(PlaceWager(2, 10))
+    shoe(table, "2O", "3C", "4E")
+    assert refusal(table, MoveCard(1, 2, "dealer", "dealer")) == "approver_must_differ"
+    assert refusal(table, MoveCard(1, 4, "dealer", "pit")) == "no_wager"
+    table.do(MoveCard(1, 2, "dealer", "pit"))
+    audit = audit_view(table.state)
+    assert [b["cards"][0]["card"] for b in audit["boxes"]] == ["3C", "2O"]
+    table.do(Stand(1))
+    assert refusal(table, MoveCard(1, 2, "dealer", "pit")) == "decisions_started"
