@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.engine.game import Event
 from tables.engine.stud.betting import (
@@ -15,7 +13,7 @@ from tables.engine.stud.betting import (
     uses_big_bet,
 )
 from tables.engine.stud.commands import Action, ClockExpired
-from tables.engine.stud.state import BETTING, SeatState, StudState
+from tables.engine.stud.state import BETTING, SeatState, StudState, changed
 
 
 def verify_seat_in_hand(state: StudState, number: int) -> SeatState:
@@ -58,7 +56,7 @@ def _declare_out_of_turn(state: StudState, seat: SeatState, command: Action) -> 
             f"Seat {seat.seat} has already acted out of turn; wait for the turn.",
             code="already_declared",
         )
-    as_if_in_turn = replace(state, betting=replace(betting, to_act=seat.seat))
+    as_if_in_turn = changed(state, betting=changed(betting, to_act=seat.seat))
     option = _chosen_option(as_if_in_turn, seat, command)
     data = {"street": state.street, "seat": seat.seat, "action": option.kind, "to": option.to}
     return Event("action.held", {**data, "level": betting.level, "count": betting.count})

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from tables.engine.stud.state import Betting, StudState
+from tables.engine.stud.state import Betting, StudState, changed
 
 AGGRESSIVE = ("bet", "complete", "raise")
 
@@ -131,7 +131,7 @@ def apply_action(state: StudState, seat_number: int, data: dict[str, object]) ->
     seat = state.seat(seat_number)
     status = "folded" if kind == "fold" else seat.status
     state = state.with_seat(
-        replace(
+        changed(
             seat,
             stack=seat.stack - adds,
             committed=seat.committed + adds,
@@ -140,7 +140,7 @@ def apply_action(state: StudState, seat_number: int, data: dict[str, object]) ->
         )
     )
     if kind != "bring_in" and not data.get("out_of_turn"):
-        state = replace(
+        state = changed(
             state,
             actions_in_turn=state.actions_in_turn + 1,
             chip_actions=state.chip_actions + (adds > 0),
@@ -148,19 +148,19 @@ def apply_action(state: StudState, seat_number: int, data: dict[str, object]) ->
     pending = tuple(s for s in betting.pending if s != seat_number)
     may_raise = tuple(s for s in betting.may_raise if s != seat_number)
     held = tuple(h for h in betting.held if h.seat != seat_number)
-    betting = replace(betting, pending=pending, may_raise=may_raise, held=held)
+    betting = changed(betting, pending=pending, may_raise=may_raise, held=held)
     others = tuple(
         s.seat for s in state.clockwise_from(seat_number) if s.can_bet and s.seat != seat_number
     )
     if kind == "bring_in":
         level = max(state.settings.bring_in, to)
-        betting = replace(
+        betting = changed(
             betting, level=level, bring_in_due=False, pending=others, may_raise=others
         )
     elif kind == "fold" and betting.bring_in_due and seat_number == betting.to_act:
         # TDA RP-10-E: the duty passes to the next player with chips.
         following = next(iter(others), None)
-        betting = replace(
+        betting = changed(
             betting, bring_in_seat=following, pending=(following,) if following else ()
         )
     elif data.get("full"):
@@ -168,9 +168,9 @@ def apply_action(state: StudState, seat_number: int, data: dict[str, object]) ->
     elif kind in AGGRESSIVE and to > betting.level:
         facing = tuple(s for s in others if state.seat(s).street_bet < to)
         pending = pending + tuple(s for s in facing if s not in pending)
-        betting = replace(betting, level=to, pending=pending, last_aggressor=seat_number)
-    return replace(
-        state, betting=replace(betting, to_act=_next_to_act(state, betting, seat_number))
+        betting = changed(betting, level=to, pending=pending, last_aggressor=seat_number)
+    return changed(
+        state, betting=changed(betting, to_act=_next_to_act(state, betting, seat_number))
     )
 
 
@@ -181,7 +181,7 @@ def _after_full_bet(
     capped = betting.capped_multiway or (
         count >= state.settings.raise_cap + 1 and len(state.can_bet()) > 2
     )
-    return replace(
+    return changed(
         betting,
         level=to,
         full_level=to,

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.engine.poker.cards import parse_card
-from tables.engine.stud.state import COMMUNITY, DEALING, DOWN, UP, DueCard, StudState
+from tables.engine.stud.state import COMMUNITY, DEALING, DOWN, UP, DueCard, StudState, changed
 
 DECK_SIZE = 52
 
@@ -24,28 +22,28 @@ def open_dealing(state: StudState, street: int) -> StudState:
     burn = 1 if state.settings.burns else 0
     face = DOWN if street == 7 else UP
     normal = tuple(DueCard(seat.seat, face) for seat in state.in_hand())
-    base = replace(state, phase=DEALING, street=street, betting=None, premature_returned=False)
+    base = changed(state, phase=DEALING, street=street, betting=None, premature_returned=False)
     if state.premature_returned:
         # TDA RP-5-D: the stub is shuffled with the premature card and dealt without another burn.
         burn = 0
     if stub >= needed + burn:
-        return replace(base, deal_queue=normal, burn_open=burn == 1)
+        return changed(base, deal_queue=normal, burn_open=burn == 1)
     if state.settings.short_stub == "reshuffle_burns":
         if stub + len(state.burns) >= needed + 2:
             # TDA RP-10-H: the burns are scrambled back into the stub, one is burned again.
-            return replace(_burns_back(base), deal_queue=normal, burn_open=True)
+            return changed(_burns_back(base), deal_queue=normal, burn_open=True)
     elif stub == needed:
-        return replace(base, deal_queue=normal, burn_open=False)
+        return changed(base, deal_queue=normal, burn_open=False)
     community = (DueCard(COMMUNITY, UP),)
     if stub == 0:
         # Only the burns (never folded or live cards) are scrambled into a new stub.
-        return replace(_burns_back(base), deal_queue=community, burn_open=False)
-    return replace(base, deal_queue=community, burn_open=state.settings.burns and stub >= 2)
+        return changed(_burns_back(base), deal_queue=community, burn_open=False)
+    return changed(base, deal_queue=community, burn_open=state.settings.burns and stub >= 2)
 
 
 def _burns_back(state: StudState) -> StudState:
     known_burns = {card for card in state.burns if card is not None}
-    return replace(
+    return changed(
         state,
         drawn=state.drawn - len(state.burns),
         known_cards=state.known_cards - known_burns,

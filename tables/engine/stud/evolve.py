@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from tables.engine.game import Event
@@ -27,6 +26,7 @@ from tables.engine.stud.state import (
     SeatState,
     StreetRecord,
     StudState,
+    changed,
 )
 
 Data = Mapping[str, Any]
@@ -49,35 +49,35 @@ def _hand_started(state: StudState, data: Data) -> StudState:
         if s["seat"] in data["dealt_in"]
     )
     fresh = StudState(state.settings, street=3, seats=seats, sitting_out=tuple(data["sitting_out"]))
-    return replace(fresh, phase=DEALING, deal_queue=third_street_queue(fresh))
+    return changed(fresh, phase=DEALING, deal_queue=third_street_queue(fresh))
 
 
 def _ante_posted(state: StudState, data: Data) -> StudState:
     seat = state.seat(data["seat"])
     amount = data["amount"]
     return state.with_seat(
-        replace(seat, stack=seat.stack - amount, committed=seat.committed + amount)
+        changed(seat, stack=seat.stack - amount, committed=seat.committed + amount)
     )
 
 
 def _drawn(state: StudState, card: str | None) -> StudState:
     known = state.known_cards | {card} if card is not None else state.known_cards
-    return replace(state, drawn=state.drawn + 1, known_cards=known, burn_open=False)
+    return changed(state, drawn=state.drawn + 1, known_cards=known, burn_open=False)
 
 
 def _card_dealt(state: StudState, data: Data) -> StudState:
     card = data["card"]
     seat = state.seat(data["seat"])
     if data["face"] == UP:
-        seat = replace(seat, up=(*seat.up, card))
+        seat = changed(seat, up=(*seat.up, card))
     else:
-        seat = replace(seat, down=(*seat.down, card))
+        seat = changed(seat, down=(*seat.down, card))
     state = _drawn(state.with_seat(seat), card)
     queue = state.deal_queue[1:]
     if data.get("exposed") and state.street == 3:
         queue = _third_card_down(queue, seat.seat)
-        state = replace(state, exposed_on_deal=state.exposed_on_deal + 1)
-    return replace(state, deal_queue=queue, fourth_dealt=state.fourth_dealt or state.street >= 4)
+        state = changed(state, exposed_on_deal=state.exposed_on_deal + 1)
+    return changed(state, deal_queue=queue, fourth_dealt=state.fourth_dealt or state.street >= 4)
 
 
 def _third_card_down(queue: tuple[DueCard, ...], seat: int) -> tuple[DueCard, ...]:
@@ -90,7 +90,7 @@ def _third_card_down(queue: tuple[DueCard, ...], seat: int) -> tuple[DueCard, ..
 
 def _community_dealt(state: StudState, data: Data) -> StudState:
     state = _drawn(state, data["card"])
-    return replace(
+    return changed(
         state,
         community=(*state.community, data["card"]),
         deal_queue=tuple(d for d in state.deal_queue if d.seat != COMMUNITY),
@@ -100,24 +100,24 @@ def _community_dealt(state: StudState, data: Data) -> StudState:
 
 def _card_burned(state: StudState, data: Data) -> StudState:
     state = _drawn(state, data["card"])
-    return replace(state, burns=(*state.burns, data["card"]))
+    return changed(state, burns=(*state.burns, data["card"]))
 
 
 def _card_dead(state: StudState, data: Data) -> StudState:
     state = _drawn(state, data["card"])
-    return replace(state, dead_cards=(*state.dead_cards, data["card"]))
+    return changed(state, dead_cards=(*state.dead_cards, data["card"]))
 
 
 def _card_premature(state: StudState, data: Data) -> StudState:
     """Back to the stub: not drawn, may be dealt again, and the next street has no burn."""
-    return replace(state, premature_returned=True)
+    return changed(state, premature_returned=True)
 
 
 def _street_opened(state: StudState, data: Data) -> StudState:
     street, actor = data["street"], data["first_to_act"]
     if not data["betting"]:
         betting = Betting(street, data["bet_size"], actor, None, (), ())
-        return replace(state, phase=BETTING, betting=betting)
+        return changed(state, phase=BETTING, betting=betting)
     if street == 3:
         pending: tuple[int, ...] = (actor,)
         may_raise: tuple[int, ...] = ()
@@ -136,7 +136,7 @@ def _street_opened(state: StudState, data: Data) -> StudState:
         bring_in_due=street == 3,
         bring_in_may_fold=data["bring_in_may_fold"],
     )
-    return replace(state, phase=BETTING, betting=betting)
+    return changed(state, phase=BETTING, betting=betting)
 
 
 def _action_taken(state: StudState, data: Data) -> StudState:
@@ -147,14 +147,14 @@ def _action_held(state: StudState, data: Data) -> StudState:
     betting = state.betting
     assert betting is not None
     held = HeldAction(data["seat"], data["action"], data["to"], data["level"], data["count"])
-    return replace(state, betting=replace(betting, held=(*betting.held, held)))
+    return changed(state, betting=changed(betting, held=(*betting.held, held)))
 
 
 def _action_released(state: StudState, data: Data) -> StudState:
     betting = state.betting
     assert betting is not None
     held = tuple(h for h in betting.held if h.seat != data["seat"])
-    return replace(state, betting=replace(betting, held=held))
+    return changed(state, betting=changed(betting, held=held))
 
 
 def _betting_closed(state: StudState, data: Data) -> StudState:
@@ -162,24 +162,24 @@ def _betting_closed(state: StudState, data: Data) -> StudState:
         seat = state.seat(returned["seat"])
         amount = returned["amount"]
         state = state.with_seat(
-            replace(seat, stack=seat.stack + amount, committed=seat.committed - amount)
+            changed(seat, stack=seat.stack + amount, committed=seat.committed - amount)
         )
     betting = state.betting
     assert betting is not None
     record = StreetRecord(betting.street, betting.first_actor, betting.last_aggressor)
-    seats = tuple(replace(s, street_bet=0) for s in state.seats)
-    state = replace(state, seats=seats, streets=(*state.streets, record), betting=None)
+    seats = tuple(changed(s, street_bet=0) for s in state.seats)
+    state = changed(state, seats=seats, streets=(*state.streets, record), betting=None)
     if len(state.in_hand()) <= 1:
-        return replace(state, phase=AWARDING)
+        return changed(state, phase=AWARDING)
     if betting.street == 7:
-        state = replace(state, phase=SHOWDOWN, must_show=any(s.all_in for s in state.seats))
-        return _maybe_finish_showdown(replace(state, showdown_order=showdown_order(state)))
+        state = changed(state, phase=SHOWDOWN, must_show=any(s.all_in for s in state.seats))
+        return _maybe_finish_showdown(changed(state, showdown_order=showdown_order(state)))
     return open_dealing(state, betting.street + 1)
 
 
 def _maybe_finish_showdown(state: StudState) -> StudState:
     if state.phase == SHOWDOWN and showdown_finished(state):
-        return replace(state, phase=AWARDING)
+        return changed(state, phase=AWARDING)
     return state
 
 
@@ -187,20 +187,20 @@ def _hand_shown(state: StudState, data: Data) -> StudState:
     seat = state.seat(data["seat"])
     down = tuple(data["down_cards"])
     known = state.known_cards | set(down)
-    state = replace(state.with_seat(replace(seat, down=down, shown=True)), known_cards=known)
+    state = changed(state.with_seat(changed(seat, down=down, shown=True)), known_cards=known)
     return _maybe_finish_showdown(state)
 
 
 def _hand_mucked(state: StudState, data: Data) -> StudState:
     seat = state.seat(data["seat"])
-    return _maybe_finish_showdown(state.with_seat(replace(seat, mucked=True)))
+    return _maybe_finish_showdown(state.with_seat(changed(seat, mucked=True)))
 
 
 def _hand_killed(state: StudState, data: Data) -> StudState:
     number = data["seat"]
-    state = state.with_seat(replace(state.seat(number), status=KILLED))
+    state = state.with_seat(changed(state.seat(number), status=KILLED))
     queue = tuple(d for d in state.deal_queue if d.seat != number)
-    state = replace(state, deal_queue=queue)
+    state = changed(state, deal_queue=queue)
     betting = state.betting
     if betting is not None:
         pending = tuple(s for s in betting.pending if s != number)
@@ -208,24 +208,24 @@ def _hand_killed(state: StudState, data: Data) -> StudState:
         if to_act == number:
             to_act = next((s.seat for s in state.clockwise_from(number) if s.seat in pending), None)
         may_raise = tuple(s for s in betting.may_raise if s != number)
-        state = replace(
-            state, betting=replace(betting, pending=pending, to_act=to_act, may_raise=may_raise)
+        state = changed(
+            state, betting=changed(betting, pending=pending, to_act=to_act, may_raise=may_raise)
         )
     if state.phase == DEALING and len(state.in_hand()) <= 1:
-        return replace(state, phase=AWARDING)
+        return changed(state, phase=AWARDING)
     return _maybe_finish_showdown(state)
 
 
 def _pots_awarded(state: StudState, data: Data) -> StudState:
     for payout in data["payouts"]:
         seat = state.seat(payout["seat"])
-        state = state.with_seat(replace(seat, stack=seat.stack + payout["amount"]))
-    return replace(state, phase=COMPLETE, result=dict(data))
+        state = state.with_seat(changed(seat, stack=seat.stack + payout["amount"]))
+    return changed(state, phase=COMPLETE, result=dict(data))
 
 
 def _hand_voided(state: StudState, data: Data) -> StudState:
-    seats = tuple(replace(s, stack=s.start_stack, committed=0, street_bet=0) for s in state.seats)
-    return replace(state, seats=seats, phase=VOIDED, void_reason=data["reason"], betting=None)
+    seats = tuple(changed(s, stack=s.start_stack, committed=0, street_bet=0) for s in state.seats)
+    return changed(state, seats=seats, phase=VOIDED, void_reason=data["reason"], betting=None)
 
 
 _APPLIERS: dict[str, Callable[[StudState, Data], StudState]] = {

@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from tables.engine.stud.settings import StudSettings
+
+Frozen = TypeVar("Frozen")
+
+
+def changed(value: Frozen, **changes: Any) -> Frozen:
+    """A copy of a frozen dataclass with some fields changed.
+
+    `dataclasses.replace` re-runs `__init__` over every field; the engine copies states on every
+    event, and this shortcut keeps a simulated hand several times faster. No state class here
+    validates in `__init__`, so the two are equivalent.
+    """
+    copy = object.__new__(type(value))
+    copy.__dict__.update(value.__dict__)
+    copy.__dict__.update(changes)
+    return copy
+
 
 IDLE, DEALING, BETTING, SHOWDOWN, AWARDING, COMPLETE, VOIDED = (
     "idle",
@@ -146,7 +162,7 @@ class StudState:
 
     def with_seat(self, updated: SeatState) -> StudState:
         seats = tuple(updated if s.seat == updated.seat else s for s in self.seats)
-        return replace(self, seats=seats)
+        return changed(self, seats=seats)
 
     def in_hand(self) -> tuple[SeatState, ...]:
         return tuple(s for s in self.seats if s.in_hand)
