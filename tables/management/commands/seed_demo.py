@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from devices.demo import ensure_demo_shoes
 from tables.demo.floor import ensure_demo_tables
 from tables.demo.users import ensure_demo_users
 
@@ -25,3 +26,5 @@ class Command(BaseCommand):
         self.stdout.write("Demo logins (username / password / role):")
         for login in logins:
             self.stdout.write(f"  {login.username:<10} {login.password:<15} {login.role}")
+        for shoe in ensure_demo_shoes():
+            self.stdout.write(f"Demo shoe {shoe.serial} on {shoe.port_url} ({shoe.status})")
