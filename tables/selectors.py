@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 
 from tables import games
 from tables.models import Alert, CorrectionRequest, Round, Table, TableEvent
@@ -22,6 +22,16 @@ def table_get(table_id: int) -> Table:
 def table_live_view(table: Table) -> dict[str, Any]:
     """What a tablet or dashboard may see now; never a face-down card."""
     return games.binding_for(table.game).live_view(engine_state.current_state(table))
+
+
+def finished_round_get(table: Table, number: int) -> Round:
+    """A round that is over (closed or voided); a round in play keeps its secrets."""
+    round_ = Round.objects.filter(table=table, number=number).first()
+    if round_ is None:
+        raise NotFound("There is no such round.")
+    if round_.status not in (Round.Status.CLOSED, Round.Status.VOIDED):
+        raise PermissionDenied("This round is still in play; its face-down cards stay hidden.")
+    return round_
 
 
 def table_events_for_audit(table: Table) -> QuerySet[TableEvent]:

@@ -19,6 +19,11 @@ urlpatterns = [
     path("tables/<int:table_id>/rounds/close", tables.RoundCloseView.as_view(), name="round-close"),
     path("tables/<int:table_id>/commands", tables.TableCommandView.as_view(), name="commands"),
     path("tables/<int:table_id>/events", tables.TableEventsView.as_view(), name="events"),
+    path(
+        "tables/<int:table_id>/rounds/<int:number>",
+        tables.RoundAuditView.as_view(),
+        name="round-audit",
+    ),
     path("tables/<int:table_id>/seats/sit", seating.SeatPlayerView.as_view(), name="seat-sit"),
     path("tables/<int:table_id>/seats/chips", seating.AddChipsView.as_view(), name="seat-chips"),
     path("tables/<int:table_id>/seats/leave", seating.LeaveView.as_view(), name="seat-leave"),

@@ -225,3 +225,23 @@ class TableEventsView(APIView):
         table = selectors.table_get(table_id)
         events = selectors.table_events_for_audit(table)
         return Response(EventSerializer(events, many=True).data)
+
+
+class RoundAuditView(APIView):
+    """A finished round in full, face-down cards included: for auditors, after it is closed."""
+
+    permission_classes = (IsAuditor,)
+
+    @extend_schema(summary="A closed round's full record (auditor)", responses=STATE)
+    def get(self, request: Request, table_id: int, number: int) -> Response:
+        table = selectors.table_get(table_id)
+        round_ = selectors.finished_round_get(table, number)
+        body = {
+            "table": table.name,
+            "round": round_.number,
+            "status": round_.status,
+            "opened_at": round_.opened_at,
+            "closed_at": round_.closed_at,
+            "state": round_.state,
+        }
+        return Response(body)

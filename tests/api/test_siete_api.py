@@ -73,8 +73,13 @@ def test_a_full_round_through_the_api(
     assert closed.status_code == 200
     assert Round.objects.get(table=siete_table).status == Round.Status.CLOSED
     assert verify_table(siete_table).ok
-    events = client_for(auditor_alba).get(f"/api/tables/{siete_table.pk}/events").json()
+    auditor = client_for(auditor_alba)
+    events = auditor.get(f"/api/tables/{siete_table.pk}/events").json()
     assert "12O" in json.dumps(events)
+    record = auditor.get(f"/api/tables/{siete_table.pk}/rounds/1")
+    assert record.status_code == 200
+    assert "4B" in json.dumps(record.json())
+    assert tablet.client.get(f"/api/tables/{siete_table.pk}/rounds/1").status_code == 403
 
 
 def test_a_payout_mismatch_raises_an_alert(
@@ -93,8 +98,9 @@ def test_a_payout_mismatch_raises_an_alert(
 
 
 def test_face_down_cards_are_never_shown_live(
-    client_for: Any, dealer_dora: User, pit_boss_paula: User, siete_table: Table
-) -> None:
+    client_for: Any, dealer_dora: User, pit_boss_paula: User, siete_table: Table,
+    auditor_alba: User,
+) -> None:  # fmt: skip
     tablet = Tablet(client_for(dealer_dora), siete_table)
     tablet.send("place_wager", box=1, amount=20)
     for card in ("6E", "11B"):  # read by the shoe: known to the engine only
@@ -108,6 +114,9 @@ def test_face_down_cards_are_never_shown_live(
         body = json.dumps(client.get(f"/api/tables/{siete_table.pk}").json())
         assert "6E" not in body
         assert "11B" not in body
+    auditor = client_for(auditor_alba)
+    assert auditor.get(f"/api/tables/{siete_table.pk}/rounds/1").status_code == 403
+    assert "6E" not in json.dumps(auditor.get(f"/api/tables/{siete_table.pk}/events").json())
     appended = tablet.send("request_draw", box=1, face_down=False)
     assert "6E" not in json.dumps(appended)
 
