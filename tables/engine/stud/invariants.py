@@ -26,6 +26,7 @@ class Tally:
     all_in_hands: int = 0
     hands_won_on_third: int = 0
     unknown_hole_card_hands: int = 0
+    irregular_actions: int = 0
     rake_total: int = 0
     chips_start: int = 0
     chips_end: int = 0

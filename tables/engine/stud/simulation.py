@@ -10,9 +10,19 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
+from tables.engine.errors import RuleError
 from tables.engine.poker.cards import ALL_CODES
 from tables.engine.stud.betting import Option, options
-from tables.engine.stud.commands import Action, AwardPots, Burn, Command, Muck, RecordCard, Show
+from tables.engine.stud.commands import (
+    Action,
+    AwardPots,
+    Burn,
+    ClockExpired,
+    Command,
+    Muck,
+    RecordCard,
+    Show,
+)
 from tables.engine.stud.dealing import DECK_SIZE
 from tables.engine.stud.invariants import Tally, check_hand
 from tables.engine.stud.settings import StudSettings
@@ -64,6 +74,7 @@ def report(tally: Tally, policy: str, players: int, settings: StudSettings) -> d
         "all_in_hands": tally.all_in_hands,
         "hands_won_on_third": tally.hands_won_on_third,
         "unknown_hole_card_hands": tally.unknown_hole_card_hands,
+        "out_of_turn_or_clock_actions": tally.irregular_actions,
         "rake_total": tally.rake_total,
         "chips_start": tally.chips_start,
         "chips_end": tally.chips_end,
@@ -113,6 +124,8 @@ def play_hand(
     burned: list[str] = []
     for _ in range(MAX_COMMANDS_PER_HAND):
         restock(table.state, deck, burned, rng)
+        if policy == "random" and table.state.phase == BETTING and rng.random() < 0.05:
+            tally.irregular_actions += _irregular_action(table, rng)
         command = _next_command(table.state, deck, truth, hidden, rng, choose)
         if isinstance(command, Burn) and command.card is not None:
             burned.append(command.card)
@@ -122,6 +135,27 @@ def play_hand(
         tally.commands += 1
     if check:
         check_hand(table, stacks, tally)
+
+
+def _irregular_action(table: StudTable, rng: Random) -> bool:
+    """A player acting out of turn, or the clock running out: tried, and refused or recorded."""
+    state = table.state
+    betting = state.betting
+    if betting is None or betting.to_act is None:
+        return False
+    if rng.random() < 0.3:
+        command: Command = ClockExpired(betting.to_act)
+    else:
+        waiting = [s.seat for s in state.can_bet() if s.seat != betting.to_act]
+        if not waiting:
+            return False
+        kind = rng.choice(("fold", "check", "call", "call", "bet", "raise"))
+        command = Action(kind, rng.choice(waiting), None)
+    try:
+        table.apply(command)
+    except RuleError:
+        return False
+    return True
 
 
 def restock(state: StudState, deck: list[str], burned: list[str], rng: Random) -> None:

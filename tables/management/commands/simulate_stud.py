@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tables.engine.errors import RuleError
 from tables.engine.stud.simulation import DEFAULT_SETTINGS, POLICIES, simulate
 
 
@@ -32,9 +33,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["hands"] < 1:
             raise CommandError("--hands must be at least 1.")
-        raw_settings = options["table_settings"]
-        table_settings = json.loads(raw_settings) if raw_settings else None
         try:
+            raw_settings = options["table_settings"]
+            table_settings = json.loads(raw_settings) if raw_settings else None
             report = simulate(
                 options["hands"],
                 options["players"],
@@ -42,8 +43,10 @@ class Command(BaseCommand):
                 random.Random(options["seed"]),
                 table_settings,
             )
-        except ValueError as error:
+        except ValueError as error:  # json.JSONDecodeError is a ValueError too
             raise CommandError(str(error)) from error
+        except RuleError as error:
+            raise CommandError(f"{error.code}: {error.message}") from error
         report["seed"] = options["seed"]
         self.stdout.write(json.dumps(report, sort_keys=True))
         if not report["ok"]:

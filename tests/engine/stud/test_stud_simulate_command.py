@@ -32,3 +32,13 @@ def test_simulate_stud_prints_the_tallies_and_invariants_as_json() -> None:
 def test_simulate_stud_refuses_a_ninth_player() -> None:
     with pytest.raises(CommandError, match="two to eight"):
         call_command("simulate_stud", hands=1, players=9, stdout=StringIO())
+
+
+def test_simulate_stud_refuses_bad_table_settings_with_the_rule_code() -> None:
+    with pytest.raises(CommandError, match="bad_limits"):
+        call_command(
+            "simulate_stud",
+            hands=1,
+            table_settings='{"small_bet": 10, "big_bet": 5}',
+            stdout=StringIO(),
+        )
