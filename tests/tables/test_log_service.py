@@ -185,3 +185,14 @@ def test_change_notice_is_published_after_commit_and_not_on_rollback(
         assert len(received) == count
     finally:
         stop()
+
+
+def test_the_admin_shows_the_log_read_only(tally_table: Table, admin_client: Any) -> None:
+    assert admin_client.get("/admin/tables/tableevent/").status_code == 200
+    event = TableEvent.objects.filter(table=tally_table).first()
+    assert event is not None
+    assert admin_client.get(f"/admin/tables/tableevent/{event.pk}/change/").status_code == 200
+    assert admin_client.get("/admin/tables/tableevent/add/").status_code == 403
+    response = admin_client.post(f"/admin/tables/tableevent/{event.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 403
+    assert TableEvent.objects.filter(pk=event.pk).exists()
