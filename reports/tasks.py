@@ -143,9 +143,10 @@ def start_run(
     table_id: int | None = None,
     reprint: bool = False,
     allow_provisional: bool = True,
+    job: JobRun | None = None,
 ) -> JobRun:
-    """Record a JobRun and queue its work; callers inside a transaction should call this from
-    ``transaction.on_commit`` so the worker finds the run."""
+    """Queue a report run under ``job`` (a new JobRun when not given). A caller inside a
+    transaction calls this from ``transaction.on_commit``, so the worker finds the run."""
     detail: dict[str, Any] = {
         "gaming_day": key.gaming_day.isoformat(),
         "shift": key.shift,
@@ -156,19 +157,27 @@ def start_run(
     args = (key.gaming_day.isoformat(), key.shift, reprint, allow_provisional)
     if kind == Report.Kind.FLOOR_SUMMARY:
         table_ids = list(Table.objects.order_by("name").values_list("pk", flat=True))
-        job = JobRun.objects.create(kind=kind, detail=detail | {"tables": len(table_ids)})
+        detail["tables"] = len(table_ids)
+    job = _job_with(job, kind, detail)
+    if kind == Report.Kind.FLOOR_SUMMARY:
         header = [
             table_shift_report.si(None, pk, args[0], args[1], False, True, str(job.pk))
             for pk in table_ids
         ]
         chord(header)(floor_summary_report.s(str(job.pk), *args))
-        return job
-    job = JobRun.objects.create(kind=kind, detail=detail)
-    if kind == Report.Kind.TABLE_SHIFT:
+    elif kind == Report.Kind.TABLE_SHIFT:
         assert table_id is not None, "a table shift report names its table"
         table_shift_report.delay(str(job.pk), table_id, *args)
     else:
         shift_level_report.delay(str(job.pk), kind, *args)
+    return job
+
+
+def _job_with(job: JobRun | None, kind: str, detail: dict[str, Any]) -> JobRun:
+    if job is None:
+        return JobRun.objects.create(kind=kind, detail=detail)
+    job.detail = job.detail | detail
+    job.save(update_fields=["detail"])
     return job
 
 

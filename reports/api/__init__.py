@@ -1,0 +1,1 @@
+"""The reports API: custody records, stored reports and their downloads, report runs."""

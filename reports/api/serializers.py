@@ -1,0 +1,106 @@
+"""Request and response shapes of the reports API. Amounts pass through untouched: the
+custody rules, not the serializer, decide what a valid amount is (with their own codes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from reports.models import JobRun, Report
+from tables.models import TableEvent
+
+
+class ChipCountSerializer(serializers.Serializer[None]):
+    dealer = serializers.CharField()
+    chips = serializers.DictField(child=serializers.JSONField(), required=False, allow_null=True)
+
+
+class CloserSerializer(serializers.Serializer[None]):
+    dealer = serializers.CharField()
+    chips = serializers.DictField(child=serializers.JSONField())
+
+
+class SlipSerializer(serializers.Serializer[None]):
+    amounts = serializers.DictField(child=serializers.JSONField())
+    requested_by = serializers.CharField()
+    confirmed_by = serializers.CharField()
+
+
+class VoidSerializer(serializers.Serializer[None]):
+    reason = serializers.CharField()
+    requested_by = serializers.CharField()
+
+
+class AmountSerializer(serializers.Serializer[None]):
+    amount = serializers.JSONField()
+
+
+class DropSerializer(AmountSerializer):
+    gaming_day = serializers.DateField(required=False)
+    shift = serializers.CharField(required=False)
+
+
+class CustodyEventSerializer(serializers.Serializer[TableEvent]):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    payload = serializers.JSONField()
+    hash = serializers.CharField()
+
+
+class ReportSerializer(serializers.ModelSerializer[Report]):
+    table: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="name", read_only=True
+    )
+    downloads = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Report
+        fields: tuple[str, ...] = (
+            "id",
+            "kind",
+            "gaming_day",
+            "shift",
+            "table",
+            "version",
+            "reprint",
+            "provisional",
+            "watermark",
+            "content_hash",
+            "created_at",
+            "downloads",
+        )
+
+    def get_downloads(self, report: Report) -> dict[str, str]:
+        return {fmt: f"/api/reports/{report.pk}/download/{fmt}" for fmt in ("json", "csv", "pdf")}
+
+
+class ReportDetailSerializer(ReportSerializer):
+    document = serializers.JSONField()
+
+    class Meta(ReportSerializer.Meta):
+        fields = (*ReportSerializer.Meta.fields, "document")
+
+
+class RunRequestSerializer(serializers.Serializer[None]):
+    kind = serializers.ChoiceField(choices=Report.Kind.values)
+    gaming_day = serializers.DateField()
+    shift = serializers.CharField()
+    table = serializers.IntegerField(required=False)
+    reprint = serializers.BooleanField(default=False)
+    allow_provisional = serializers.BooleanField(default=True)
+
+
+class JobRunSerializer(serializers.ModelSerializer[JobRun]):
+    class Meta:
+        model = JobRun
+        fields = (
+            "id",
+            "kind",
+            "status",
+            "progress_percent",
+            "detail",
+            "created_at",
+            "started_at",
+            "finished_at",
+        )

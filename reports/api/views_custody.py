@@ -1,0 +1,219 @@
+"""Custody records on a table's log: opener, closer, fills, credits, voids, buy-ins, drop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from reports.api.serializers import (
+    AmountSerializer,
+    ChipCountSerializer,
+    CloserSerializer,
+    CustodyEventSerializer,
+    DropSerializer,
+    SlipSerializer,
+    VoidSerializer,
+)
+from reports.inputs.custody_log import shift_ledger
+from reports.services import custody
+from reports.shifts import parse_shift_key
+from tables.api.access import acting_user, check_can_act_at
+from tables.api.idempotency import run_idempotently
+from tables.api.permissions import IsCashier, IsFloorStaff, IsPitBoss
+from tables.models import Table, TableEvent
+
+ERRORS = {
+    403: OpenApiResponse(description="Not allowed for this role"),
+    409: OpenApiResponse(description="The custody rules refuse it now; nothing recorded"),
+    422: OpenApiResponse(description="Invalid amount or signature; nothing recorded"),
+}
+RECORDED = {201: CustodyEventSerializer, **ERRORS}
+
+
+def valid(serializer_class: type, request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def recorded(event: TableEvent) -> Response:
+    return Response(CustodyEventSerializer(event).data, status=status.HTTP_201_CREATED)
+
+
+class OpenerView(APIView):
+    permission_classes = (IsPitBoss,)
+
+    @extend_schema(
+        summary="Open the table for the shift with a chip count (or carry the last closer)",
+        request=ChipCountSerializer,
+        responses=RECORDED,
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = valid(ChipCountSerializer, request)
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                custody.custody_open(
+                    table_id=table_id,
+                    dealer=data["dealer"],
+                    pit_boss=acting_user(request),
+                    chips=data.get("chips"),
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class CloserView(APIView):
+    permission_classes = (IsPitBoss,)
+
+    @extend_schema(summary="Close the table's shift", request=CloserSerializer, responses=RECORDED)
+    def post(self, request: Request, table_id: int) -> Response:
+        data = valid(CloserSerializer, request)
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                custody.custody_close(
+                    table_id=table_id,
+                    dealer=data["dealer"],
+                    pit_boss=acting_user(request),
+                    chips=data["chips"],
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class SlipView(APIView):
+    """The cashier issues a fill or receives a credit, on the pit's request."""
+
+    permission_classes = (IsCashier,)
+    slip_type = "fill"
+
+    @extend_schema(
+        summary="Record a fill or credit slip", request=SlipSerializer, responses=RECORDED
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = valid(SlipSerializer, request)
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                custody.slip_record(
+                    slip_type=self.slip_type,  # type: ignore[arg-type]
+                    table_id=table_id,
+                    amounts=data["amounts"],
+                    requested_by=data["requested_by"],
+                    cashier=acting_user(request),
+                    confirmed_by=data["confirmed_by"],
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class SlipVoidView(APIView):
+    permission_classes = (IsPitBoss,)
+
+    @extend_schema(
+        summary="Void a slip (approved by a pit boss other than the requester)",
+        request=VoidSerializer,
+        responses=RECORDED,
+    )
+    def post(self, request: Request, slip_type: str, number: int) -> Response:
+        data = valid(VoidSerializer, request)
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                custody.slip_void(
+                    slip_type=slip_type,
+                    slip_number=number,
+                    reason=data["reason"],
+                    requested_by=data["requested_by"],
+                    approver=acting_user(request),
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class BuyInView(APIView):
+    permission_classes = (IsFloorStaff,)
+
+    @extend_schema(
+        summary="Record a buy-in (cash for chips)", request=AmountSerializer, responses=RECORDED
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = valid(AmountSerializer, request)
+        table = Table.objects.filter(pk=table_id).first()
+        if table is not None:
+            check_can_act_at(request.user, table)
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                custody.buy_in_record(
+                    table_id=table_id,
+                    amount=data["amount"],
+                    actor=acting_user(request),
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class DropView(APIView):
+    permission_classes = (IsCashier,)
+
+    @extend_schema(
+        summary="Enter the counted drop (final)", request=DropSerializer, responses=RECORDED
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = valid(DropSerializer, request)
+        key = None
+        if data.get("gaming_day") and data.get("shift"):
+            key = parse_shift_key(data["gaming_day"], data["shift"])
+        return run_idempotently(
+            request,
+            lambda idempotency_key: recorded(
+                custody.drop_count(
+                    table_id=table_id,
+                    amount=data["amount"],
+                    counted_by=acting_user(request),
+                    shift=key,
+                    idempotency_key=idempotency_key,
+                )
+            ),
+        )
+
+
+class CustodyView(APIView):
+    """The custody of a table and shift, as the ledger folds it."""
+
+    permission_classes = (IsPitBoss,)
+
+    @extend_schema(summary="A table's custody for one shift")
+    def get(self, request: Request, table_id: int) -> Response:
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise NotFound("There is no such table.")
+        key = parse_shift_key(
+            request.query_params.get("gaming_day", ""), request.query_params.get("shift", "")
+        )
+        ledger = shift_ledger(table, key)
+        return Response(
+            {
+                "table": table.name,
+                **key.as_payload(),
+                "opened": ledger.opener is not None,
+                "closed": ledger.closer is not None,
+                "fills_total": ledger.fills_total,
+                "credits_total": ledger.credits_total,
+                "estimated_drop": ledger.estimated_drop,
+                "counted_drop": ledger.drop.amount if ledger.drop else None,
+            }
+        )

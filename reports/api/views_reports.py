@@ -1,0 +1,159 @@
+"""Stored reports: list, read, download as JSON, CSV or PDF; start a run and follow it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from reports.api.access import SeesSomeReports, check_can_see, visible_kinds
+from reports.api.serializers import (
+    JobRunSerializer,
+    ReportDetailSerializer,
+    ReportSerializer,
+    RunRequestSerializer,
+)
+from reports.models import JobRun, Report
+from reports.renderers import as_csv, as_json, as_pdf
+from reports.shifts import parse_shift_key
+from reports.tasks import start_run
+from tables.engine.errors import InvalidInputError
+from tables.models import Table
+
+FORMATS = {
+    "json": ("json_bytes", as_json.CONTENT_TYPE),
+    "csv": ("csv_bytes", as_csv.CONTENT_TYPE),
+    "pdf": ("pdf_bytes", as_pdf.CONTENT_TYPE),
+}
+FILTERS = [
+    OpenApiParameter("gaming_day", str, description="YYYY-MM-DD"),
+    OpenApiParameter("shift", str),
+    OpenApiParameter("table", str, description="table name"),
+    OpenApiParameter("kind", str, enum=Report.Kind.values),
+]
+
+
+def visible_reports(request: Request) -> QuerySet[Report]:
+    return Report.objects.filter(kind__in=visible_kinds(request.user)).select_related("table")
+
+
+def report_for(request: Request, report_id: int) -> Report:
+    report = Report.objects.filter(pk=report_id).select_related("table").first()
+    if report is None:
+        raise NotFound("There is no such report.")
+    check_can_see(request.user, report.kind)
+    return report
+
+
+class ReportListView(APIView):
+    permission_classes = (SeesSomeReports,)
+
+    @extend_schema(
+        summary="List stored reports (every version) by gaming day, shift, table and kind",
+        parameters=FILTERS,
+        responses=ReportSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        reports = visible_reports(request)
+        params = request.query_params
+        if params.get("gaming_day"):
+            reports = reports.filter(gaming_day=params["gaming_day"])
+        for name in ("shift", "kind"):
+            if params.get(name):
+                reports = reports.filter(**{name: params[name]})
+        if params.get("table"):
+            reports = reports.filter(table__name=params["table"])
+        return Response(ReportSerializer(reports, many=True).data)
+
+
+class ReportDetailView(APIView):
+    permission_classes = (SeesSomeReports,)
+
+    @extend_schema(summary="One stored report with its document", responses=ReportDetailSerializer)
+    def get(self, request: Request, report_id: int) -> Response:
+        return Response(ReportDetailSerializer(report_for(request, report_id)).data)
+
+
+class ReportDownloadView(APIView):
+    permission_classes = (SeesSomeReports,)
+
+    @extend_schema(
+        summary="Download a report as JSON, CSV or PDF (the stored bytes)",
+        responses={200: OpenApiResponse(description="The report file")},
+    )
+    def get(self, request: Request, report_id: int, fmt: str) -> HttpResponse:
+        if fmt not in FORMATS:
+            raise NotFound("Reports download as json, csv or pdf.")
+        report = report_for(request, report_id)
+        field, content_type = FORMATS[fmt]
+        response = HttpResponse(bytes(getattr(report, field)), content_type=content_type)
+        name = f"{report.kind}-{report.gaming_day}-{report.shift}-{report.scope}-v{report.version}"
+        response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+        response["X-Content-SHA256"] = report.content_hash
+        return response
+
+
+class RunCreateView(APIView):
+    permission_classes = (SeesSomeReports,)
+
+    @extend_schema(
+        summary="Start a report run (queued on the reports queue); follow it by its id",
+        request=RunRequestSerializer,
+        responses={202: JobRunSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = RunRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data: dict[str, Any] = dict(serializer.validated_data)
+        check_can_see(request.user, data["kind"])
+        key = parse_shift_key(data["gaming_day"], data["shift"])
+        table_id = data.get("table")
+        if data["kind"] == Report.Kind.TABLE_SHIFT:
+            if table_id is None:
+                raise ValidationError({"table": ["A table shift report names its table."]})
+            if not Table.objects.filter(pk=table_id).exists():
+                raise InvalidInputError("There is no such table.", code="table_not_found")
+        with transaction.atomic():
+            job = start_run_after_commit(
+                data["kind"], key, table_id, data["reprint"], data["allow_provisional"]
+            )
+        job.refresh_from_db()
+        return Response(JobRunSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+def start_run_after_commit(
+    kind: str, key: Any, table_id: int | None, reprint: bool, allow_provisional: bool
+) -> JobRun:
+    """The run row is committed before its job is queued, so a worker always finds it."""
+    job = JobRun.objects.create(kind=kind, detail={"requested": True})
+    transaction.on_commit(
+        lambda: start_run(
+            kind,
+            key,
+            table_id=table_id,
+            reprint=reprint,
+            allow_provisional=allow_provisional,
+            job=job,
+        )
+    )
+    return job
+
+
+class RunDetailView(APIView):
+    permission_classes = (SeesSomeReports,)
+
+    @extend_schema(summary="Follow a report run: status, progress and the report it made")
+    def get(self, request: Request, run_id: str) -> Response:
+        job = JobRun.objects.filter(pk=run_id).first()
+        if job is None:
+            raise NotFound("There is no such run.")
+        check_can_see(request.user, job.kind)
+        return Response(JobRunSerializer(job).data)

@@ -1,0 +1,229 @@
+"""The reports API: custody through HTTP, who sees which report, downloads, runs, reprints."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+from pypdf import PdfReader
+
+from reports.models import Report
+from reports.services import custody
+from reports.services.storing import produce_report
+from reports.shifts import ShiftKey, floor_clock
+from tests.reports.custody_floor import OPENING_CHIPS, Floor
+
+pytestmark = pytest.mark.django_db
+
+
+def past_shift(floor: Floor) -> ShiftKey:
+    """Open, fill, close and count the table in the last shift that ended."""
+    clock = floor_clock()
+    key = clock.last_ended(timezone.now())
+    start, _ = clock.bounds(key)
+    moment = start + timedelta(minutes=30)
+    table = floor.table.pk
+    custody.custody_open(
+        table_id=table,
+        dealer=floor.dealer.username,
+        pit_boss=floor.pit_boss,
+        chips=OPENING_CHIPS,
+        occurred_at=moment,
+    )
+    custody.buy_in_record(table_id=table, amount=400, actor=floor.dealer, occurred_at=moment)
+    custody.slip_record(
+        slip_type="fill",
+        table_id=table,
+        amounts={"100": 500},
+        requested_by=floor.pit_boss.username,
+        cashier=floor.cashier,
+        confirmed_by=floor.dealer.username,
+        occurred_at=moment,
+    )
+    custody.custody_close(
+        table_id=table,
+        dealer=floor.dealer.username,
+        pit_boss=floor.pit_boss,
+        chips={"5": 100, "25": 40, "100": 12},
+        occurred_at=moment,
+    )
+    custody.drop_count(table_id=table, amount=450, counted_by=floor.cashier)
+    return key
+
+
+def url(path: str) -> str:
+    return f"/api/reports/{path}"
+
+
+def body(response: Any) -> Any:
+    return response.json()
+
+
+def test_custody_refusals_come_back_with_their_code_and_sentence(
+    floor: Floor, client_for: Any
+) -> None:
+    pit = client_for(floor.pit_boss)
+    closer = {"dealer": floor.dealer.username, "chips": {"25": 10}}
+    response = pit.post(url(f"tables/{floor.table.pk}/closer"), closer, format="json")
+    assert response.status_code == 409
+    assert body(response)["code"] == "closer_without_opener"
+    assert "opener" in body(response)["detail"]
+    opener = {"dealer": floor.dealer.username, "chips": OPENING_CHIPS}
+    assert (
+        pit.post(url(f"tables/{floor.table.pk}/opener"), opener, format="json").status_code == 201
+    )
+    cage = client_for(floor.cashier)
+    slip = {
+        "amounts": {"25": -100},
+        "requested_by": floor.pit_boss.username,
+        "confirmed_by": floor.dealer.username,
+    }
+    response = cage.post(url(f"tables/{floor.table.pk}/fills"), slip, format="json")
+    assert (response.status_code, body(response)["code"]) == (422, "negative_amount")
+    slip["amounts"] = {"25": 110}
+    response = cage.post(url(f"tables/{floor.table.pk}/credits"), slip, format="json")
+    assert (response.status_code, body(response)["code"]) == (422, "not_denominated")
+    slip["amounts"] = {"25": 100}
+    response = cage.post(url(f"tables/{floor.table.pk}/credits"), slip, format="json")
+    assert response.status_code == 201
+    assert body(response)["payload"]["slip_number"] == 1
+
+
+def test_a_dealer_cannot_issue_a_fill_nor_see_any_report(floor: Floor, client_for: Any) -> None:
+    key = past_shift(floor)
+    produce_report("cashier", key)
+    dealer = client_for(floor.dealer)
+    slip = {"amounts": {"25": 100}, "requested_by": "paula", "confirmed_by": "dora"}
+    assert (
+        dealer.post(url(f"tables/{floor.table.pk}/fills"), slip, format="json").status_code == 403
+    )
+    assert dealer.get(url("")).status_code == 403
+    report = Report.objects.get(kind="cashier")
+    assert dealer.get(url(f"{report.pk}/download/pdf")).status_code == 403
+
+
+def test_a_cashier_sees_only_cashier_reports_and_an_auditor_sees_all(
+    floor: Floor, client_for: Any, auditor_alba: User
+) -> None:
+    key = past_shift(floor)
+    for kind in ("floor_summary", "cashier", "audit"):
+        produce_report(kind, key)
+    cashier_view = body(client_for(floor.cashier).get(url("")))
+    assert {row["kind"] for row in cashier_view} == {"cashier"}
+    audit = Report.objects.get(kind="audit")
+    assert client_for(floor.cashier).get(url(f"{audit.pk}")).status_code == 403
+    auditor_view = body(client_for(auditor_alba).get(url(""), {"gaming_day": key.gaming_day}))
+    assert {row["kind"] for row in auditor_view} == {
+        "table_shift",
+        "floor_summary",
+        "cashier",
+        "audit",
+    }
+    by_table = client_for(auditor_alba).get(url(""), {"table": floor.table.name})
+    assert [row["kind"] for row in body(by_table)] == ["table_shift"]
+
+
+def test_downloads_give_the_stored_json_csv_and_pdf(
+    floor: Floor, client_for: Any, auditor_alba: User
+) -> None:
+    key = past_shift(floor)
+    report = produce_report("table_shift", key, table=floor.table)
+    auditor = client_for(auditor_alba)
+    as_json = auditor.get(url(f"{report.pk}/download/json"))
+    assert as_json["Content-Type"] == "application/json"
+    assert json.loads(as_json.content)["custody"]["fills_total"] == 500
+    assert as_json["X-Content-SHA256"] == report.content_hash
+    as_csv = auditor.get(url(f"{report.pk}/download/csv")).content.decode()
+    assert "section" in as_csv.splitlines()[0].split(",")
+    assert "FINAL" in as_csv
+    pdf = auditor.get(url(f"{report.pk}/download/pdf"))
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
+    assert "Table shift report" in text
+    assert floor.table.name in text
+    assert report.content_hash in text.replace("\n", "")
+    assert auditor.get(url(f"{report.pk}/download/xls")).status_code == 404
+
+
+def test_a_run_is_started_and_followed_through_the_api(
+    floor: Floor, client_for: Any, auditor_alba: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    key = past_shift(floor)
+    auditor = client_for(auditor_alba)
+    request = {"kind": "floor_summary", "gaming_day": key.gaming_day, "shift": key.shift}
+    with django_capture_on_commit_callbacks(execute=True):
+        started = auditor.post(url("runs"), request, format="json")
+    assert started.status_code == 202
+    run = body(auditor.get(url(f"runs/{body(started)['id']}")))
+    assert (run["status"], run["progress_percent"]) == ("succeeded", 100)
+    summary = Report.objects.get(pk=run["detail"]["report_id"])
+    assert summary.kind == "floor_summary"
+    assert summary.document["floor"]["fills"] == 500
+
+
+def test_a_rerun_returns_the_same_report_and_a_reprint_makes_a_new_version(
+    floor: Floor, client_for: Any, auditor_alba: User
+) -> None:
+    key = past_shift(floor)
+    first = produce_report("cashier", key)
+    again = produce_report("cashier", key)
+    assert again.pk == first.pk
+    assert bytes(again.pdf_bytes) == bytes(first.pdf_bytes)
+    reprint = produce_report("cashier", key, reprint=True)
+    assert (reprint.version, reprint.reprint) == (2, True)
+    assert reprint.content_hash != first.content_hash
+    assert Report.objects.filter(kind="cashier").count() == 2
+    csv_text = bytes(reprint.csv_bytes).decode()
+    assert "REPRINT" in csv_text
+
+
+def test_a_void_after_the_report_makes_the_next_run_a_new_version(floor: Floor) -> None:
+    key = past_shift(floor)
+    first = produce_report("table_shift", key, table=floor.table)
+    custody.slip_void(
+        slip_type="fill",
+        slip_number=1,
+        reason="issued to the wrong table",
+        requested_by=floor.other_pit_boss.username,
+        approver=floor.pit_boss,
+    )
+    second = produce_report("table_shift", key, table=floor.table)
+    assert second.version == 2
+    assert second.document["custody"]["fills_total"] == 0
+    assert second.watermark[floor.table.name] > first.watermark[floor.table.name]
+
+
+def test_a_report_of_a_shift_still_open_is_provisional_or_refused(
+    floor: Floor, client_for: Any, auditor_alba: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    custody.custody_open(
+        table_id=floor.table.pk,
+        dealer=floor.dealer.username,
+        pit_boss=floor.pit_boss,
+        chips=OPENING_CHIPS,
+    )
+    key = floor_clock().shift_of(timezone.now())
+    report = produce_report("table_shift", key, table=floor.table)
+    assert report.provisional
+    assert set(report.document["provisional_reasons"]) == {
+        "shift_not_ended",
+        "no_closer",
+        "drop_not_counted",
+    }
+    auditor = client_for(auditor_alba)
+    request = {
+        "kind": "cashier",
+        "gaming_day": key.gaming_day,
+        "shift": key.shift,
+        "allow_provisional": False,
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        run = body(auditor.post(url("runs"), request, format="json"))
+    run = body(auditor.get(url(f"runs/{run['id']}")))
+    assert run["status"] == "failed"
+    assert run["detail"]["error"]["code"] == "shift_still_open"
+    assert not Report.objects.filter(kind="cashier").exists()
