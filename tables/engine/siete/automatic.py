@@ -56,12 +56,12 @@ def _player_turn_rules(b: EventBuilder, round_: Round) -> bool:
             from_waiting=True,
         )
     elif visibly_bust(playing.cards):
-        # Already over 7½ before the card that made the bust visible: the player kept drawing.
+        # Already over 7½ before the card that made the bust visible: the player kept drawing
+        # without declaring. The bust is visible now, so the box no longer calls the bank.
         before = known_total(playing.cards[:-1])
-        kind = "undeclared" if before is not None and before > SIETE_Y_MEDIO_HALVES else "visible"
-        if kind == "undeclared":
+        if before is not None and before > SIETE_Y_MEDIO_HALVES:
             _undeclared_alert(b, playing)
-        b.emit("box.bust", box=playing.number, kind=kind)
+        b.emit("box.bust", box=playing.number, kind="visible")
     elif player_stands_on_seven_and_half(playing.cards):
         b.emit("box.stood", box=playing.number, automatic=True)
     else:

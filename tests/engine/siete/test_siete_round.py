@@ -237,8 +237,9 @@ def test_a_player_who_keeps_drawing_while_bust_raises_an_undeclared_bust() -> No
     shoe(table, "3B")  # visible ½ + 7 = 7½ ... still not certain
     table.do(RequestDraw(1))
     shoe(table, "1B")
-    assert [e.data["kind"] for e in table.events if e.type == "box.bust"] == ["undeclared"]
+    assert [e.data["kind"] for e in table.events if e.type == "box.bust"] == ["visible"]
     assert table.alerts() == ["undeclared_bust"]
+    assert table.phase == "settled"  # the bust is visible now: no bank turn
 
 
 def test_an_unknown_card_found_over_the_limit_at_settlement_loses_though_the_bank_busts() -> None:
