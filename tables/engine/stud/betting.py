@@ -128,27 +128,13 @@ def apply_action(state: StudState, seat_number: int, data: dict[str, object]) ->
     betting = state.betting
     assert betting is not None
     kind, to, adds = str(data["action"]), int(str(data["to"])), int(str(data["adds"]))
-    seat = state.seat(seat_number)
-    status = "folded" if kind == "fold" else seat.status
-    state = state.with_seat(
-        changed(
-            seat,
-            stack=seat.stack - adds,
-            committed=seat.committed + adds,
-            street_bet=to,
-            status=status,
-        )
+    state = _move_chips(state, seat_number, kind, to, adds, in_turn=not data.get("out_of_turn"))
+    betting = changed(
+        betting,
+        pending=tuple(s for s in betting.pending if s != seat_number),
+        may_raise=tuple(s for s in betting.may_raise if s != seat_number),
+        held=tuple(h for h in betting.held if h.seat != seat_number),
     )
-    if kind != "bring_in" and not data.get("out_of_turn"):
-        state = changed(
-            state,
-            actions_in_turn=state.actions_in_turn + 1,
-            chip_actions=state.chip_actions + (adds > 0),
-        )
-    pending = tuple(s for s in betting.pending if s != seat_number)
-    may_raise = tuple(s for s in betting.may_raise if s != seat_number)
-    held = tuple(h for h in betting.held if h.seat != seat_number)
-    betting = changed(betting, pending=pending, may_raise=may_raise, held=held)
     others = tuple(
         s.seat for s in state.clockwise_from(seat_number) if s.can_bet and s.seat != seat_number
     )
@@ -167,10 +153,27 @@ def apply_action(state: StudState, seat_number: int, data: dict[str, object]) ->
         betting = _after_full_bet(state, betting, seat_number, to, bool(data.get("big")), others)
     elif kind in AGGRESSIVE and to > betting.level:
         facing = tuple(s for s in others if state.seat(s).street_bet < to)
-        pending = pending + tuple(s for s in facing if s not in pending)
+        pending = betting.pending + tuple(s for s in facing if s not in betting.pending)
         betting = changed(betting, level=to, pending=pending, last_aggressor=seat_number)
+    to_act = _next_to_act(state, betting, seat_number)
+    return changed(state, betting=changed(betting, to_act=to_act))
+
+
+def _move_chips(
+    state: StudState, number: int, kind: str, to: int, adds: int, *, in_turn: bool
+) -> StudState:
+    seat = state.seat(number)
+    status = "folded" if kind == "fold" else seat.status
+    seat = changed(
+        seat, stack=seat.stack - adds, committed=seat.committed + adds, street_bet=to, status=status
+    )
+    state = state.with_seat(seat)
+    if kind == "bring_in" or not in_turn:
+        return state  # TDA 36: the bring-in does not count toward substantial action
     return changed(
-        state, betting=changed(betting, to_act=_next_to_act(state, betting, seat_number))
+        state,
+        actions_in_turn=state.actions_in_turn + 1,
+        chip_actions=state.chip_actions + (adds > 0),
     )
 
 

@@ -36,3 +36,34 @@ def test_short_stacks_make_side_pots_and_all_ins() -> None:
 
 def test_simulation_is_reproducible_from_its_seed() -> None:
     assert simulate(20, 4, "random", Random(5)) == simulate(20, 4, "random", Random(5))
+
+
+SETTING_CHOICES: dict[str, list[object]] = {
+    "raise_cap": [0, 1, 3],
+    "heads_up_uncapped": [True, False],
+    "open_pair_big_bet": [True, False],
+    "bring_in_tie": ["position", "suit"],
+    "high_hand_tie": ["position", "suit"],
+    "odd_chip": ["high_card_by_suit", "left_of_dealer"],
+    "burns": [True, False],
+    "short_stub": ["community", "reshuffle_burns"],
+    "community_first_actor": ["with_community", "sixth_street"],
+    "short_ante": ["all_in", "sit_out"],
+    "out_of_turn": ["binding_if_unchanged", "refused"],
+    "rake_percent": ["0", "5", "10"],
+    "rake_cap": [None, 3, 50],
+}
+
+
+@pytest.mark.slow
+def test_every_setting_combination_drawn_keeps_every_invariant() -> None:
+    rng = Random(2026)
+    for round_number in range(60):
+        table_settings: dict[str, object] = {"small_bet": rng.choice([10, 20, 100])}
+        table_settings.update({name: rng.choice(v) for name, v in SETTING_CHOICES.items()})
+        players = rng.choice([2, 3, 7, 8, 8])
+        policy = rng.choice(["random", "calling-station"])
+
+        report = simulate(25, players, policy, Random(round_number), table_settings)
+
+        assert report["violations"] == [], (table_settings, players, policy)
