@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from devices.demo import ensure_demo_shoes
+from reports.demo.floor import ensure_demo_shift
 from tables.demo.floor import ensure_demo_tables
 from tables.demo.users import ensure_demo_users
 
@@ -28,3 +29,5 @@ class Command(BaseCommand):
             self.stdout.write(f"  {login.username:<10} {login.password:<15} {login.role}")
         for shoe in ensure_demo_shoes():
             self.stdout.write(f"Demo shoe {shoe.serial} on {shoe.port_url} ({shoe.status})")
+        if (summary := ensure_demo_shift()) is not None:
+            self.stdout.write(f"Demo shift {summary.gaming_day} {summary.shift}: see /api/reports/")
