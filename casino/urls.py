@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/reports/", include("reports.api.urls")),
+    path("api/devices/", include("devices.api.urls")),
     path("api/", include("tables.api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -26,6 +26,32 @@ def open_hold(event: DeviceEvent, table: Table) -> MisreadHold:
     )
 
 
+def hold_enter(*, hold_id: int, card: str, by: User) -> MisreadHold:
+    """The dealer's entry of the unread card; it is dealt once a pit boss approves it."""
+    with transaction.atomic():
+        hold = MisreadHold.objects.select_for_update().filter(pk=hold_id).first()
+        if hold is None:
+            raise NotAllowedNowError("There is no such hold.", code="hold_not_found")
+        if hold.resolved_at is not None:
+            raise NotAllowedNowError("This hold is already resolved.", code="hold_resolved")
+        hold.card, hold.requested_by = card.strip(), by
+        hold.save(update_fields=["card", "requested_by"])
+        return hold
+
+
+def hold_approve(*, hold_id: int, by: User) -> MisreadHold:
+    hold = MisreadHold.objects.filter(pk=hold_id).select_related("requested_by").first()
+    if hold is None:
+        raise NotAllowedNowError("There is no such hold.", code="hold_not_found")
+    if hold.requested_by is None or not hold.card:
+        raise NotAllowedNowError(
+            "The dealer has not entered the card yet.", code="hold_card_not_entered"
+        )
+    return misread_resolve(
+        hold_id=hold.pk, card=hold.card, requested_by=hold.requested_by, approved_by=by
+    )
+
+
 def misread_resolve(
     *, hold_id: int, card: str, requested_by: User, approved_by: User
 ) -> MisreadHold:
