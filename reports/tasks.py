@@ -185,9 +185,7 @@ def _run(job_id: str | None, work: Any) -> int | None:
     """Run ``work`` under the JobRun's status. A rule refusal fails the run with its code and
     is not retried (the same inputs would be refused again)."""
     if job_id is not None:
-        JobRun.objects.filter(pk=job_id).update(
-            status=JobRun.Status.RUNNING, started_at=timezone.now()
-        )
+        _mark_running(job_id)
     try:
         report = work()
     except RuleError as error:
@@ -198,6 +196,17 @@ def _run(job_id: str | None, work: Any) -> int | None:
         raise
     _finish(job_id, report)
     return int(report.pk)
+
+
+def _mark_running(job_id: str) -> None:
+    """Running, with the process that runs it and the attempt (a redelivery adds one)."""
+    job = JobRun.objects.filter(pk=job_id).first()
+    if job is None:
+        return
+    attempts = int(job.detail.get("attempts", 0)) + 1
+    job.status, job.started_at = JobRun.Status.RUNNING, timezone.now()
+    job.detail = job.detail | {"worker_pid": os.getpid(), "attempts": attempts}
+    job.save(update_fields=["status", "started_at", "detail"])
 
 
 def _finish(job_id: str | None, report: Report | None, error: dict[str, str] | None = None) -> None:

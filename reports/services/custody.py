@@ -233,6 +233,7 @@ def _session_shift(table: Table, occurred_at: datetime | None) -> ShiftKey:
 
 def _next_slip_number(slip_type: str) -> int:
     """The next number of the floor's series; a refused slip rolls the allocation back."""
+    SlipSeries.objects.get_or_create(slip_type=slip_type)  # the migration made it; a flush may not
     series = SlipSeries.objects.select_for_update().get(slip_type=slip_type)
     series.last_number += 1
     series.save(update_fields=["last_number"])

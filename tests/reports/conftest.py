@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,3 +29,14 @@ def floor(
         other_pit_boss=pit_boss_pedro,
         cashier=cashier_carmen,
     )
+
+
+@pytest.fixture
+def eager_celery() -> Iterator[None]:
+    """Run report jobs in process; the real worker is exercised by tests/integration."""
+    from casino.celery import app
+
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved

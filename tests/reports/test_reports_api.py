@@ -150,7 +150,11 @@ def test_downloads_give_the_stored_json_csv_and_pdf(
 
 
 def test_a_run_is_started_and_followed_through_the_api(
-    floor: Floor, client_for: Any, auditor_alba: User, django_capture_on_commit_callbacks: Any
+    floor: Floor,
+    client_for: Any,
+    auditor_alba: User,
+    django_capture_on_commit_callbacks: Any,
+    eager_celery: None,
 ) -> None:
     key = past_shift(floor)
     auditor = client_for(auditor_alba)
@@ -198,7 +202,11 @@ def test_a_void_after_the_report_makes_the_next_run_a_new_version(floor: Floor) 
 
 
 def test_a_report_of_a_shift_still_open_is_provisional_or_refused(
-    floor: Floor, client_for: Any, auditor_alba: User, django_capture_on_commit_callbacks: Any
+    floor: Floor,
+    client_for: Any,
+    auditor_alba: User,
+    django_capture_on_commit_callbacks: Any,
+    eager_celery: None,
 ) -> None:
     custody.custody_open(
         table_id=floor.table.pk,
