@@ -5,10 +5,13 @@ with it), one ``RecordCard`` per card in dealing order (``seat`` may be left out
 knows who is due; ``card`` None is a face-down card not read), optional ``Burn`` before 4th to
 7th street, betting ``Action`` commands (amounts are street totals, as listed by
 ``live_view(state)["legal_actions"]``), ``Show``/``Muck`` in showdown order, then ``AwardPots``.
-``VoidHand``, ``KillHand`` and ``ClockExpired`` may come at any time the rules allow.
+``ClockExpired`` may come whenever a player is to act. ``VoidHand``, ``KillHand`` and
+``CorrectHeldCard`` (a duplicate read by the shoe holds the hand until corrected or voided) need
+``requested_by`` and a different ``approved_by``.
 
 Events (``Event.type``): ``hand.started``, ``ante.posted``, ``card.dealt``, ``card.community``,
-``card.burned``, ``card.dead``, ``card.premature``, ``street.opened``, ``action.taken``,
+``card.burned``, ``card.dead``, ``card.premature``, ``card.held``, ``card.corrected``,
+``street.opened``, ``action.taken``,
 ``action.held``, ``action.released``, ``betting.closed`` (with uncalled bets returned),
 ``hand.shown``, ``hand.mucked``, ``hand.killed``, ``pots.awarded`` (pots, rake, shares, payouts)
 and ``hand.voided`` (refunds). Each carries JSON-ready data; ``evolve`` never recomputes a
@@ -18,7 +21,8 @@ Refusals are :class:`~tables.engine.errors.RuleError` with codes such as ``inval
 ``duplicate_card``, ``card_not_due``, ``unknown_up_card``, ``not_your_turn``, ``wrong_amount``,
 ``amount_required``, ``insufficient_chips``, ``raise_cap_reached``, ``betting_not_reopened``,
 ``cannot_check``, ``bring_in_required``, ``unknown_cards_at_showdown``, ``must_show``,
-``showdown_not_finished``, ``substantial_action``, ``hand_over`` and ``hand_in_progress``.
+``showdown_not_finished``, ``substantial_action``, ``hand_held``, ``approval_required``,
+``approver_must_differ``, ``hand_over`` and ``hand_in_progress``.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ from tables.engine.stud.state import BETTING, COMMUNITY, DEALING, DOWN, UP, Stud
 
 
 def record_card(state: StudState, command: RecordCard) -> tuple[Event, ...]:
+    if command.source == "shoe" and command.card in state.known_cards:
+        # RULES 1.5, 2.4: a duplicate read by the shoe holds the hand for the pit boss.
+        data = {**_origin(command), "card": command.card, "street": state.street}
+        return (Event("card.held", data),)
     verify_card(state, command.card)
     if state.phase == DEALING and _seat_out_of_hand(state, command.seat):
         # TDA RP-10-C: a card dealt to a seat not in the hand is dead, and dealing continues.

@@ -79,6 +79,8 @@ class VoidHand:
 
     reason: str
     cause: str | None = None
+    requested_by: str | None = None
+    approved_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,17 @@ class ClockExpired:
 class KillHand:
     seat: int
     reason: str
+    requested_by: str | None = None
+    approved_by: str | None = None
+
+
+@dataclass(frozen=True)
+class CorrectHeldCard:
+    """The shoe read a card already seen and held the hand; the dealer enters the true card."""
+
+    card: str
+    requested_by: str | None = None
+    approved_by: str | None = None
 
 
 ACTION_KINDS = ("fold", "check", "call", "bet", "complete", "raise", "bring_in")
@@ -110,6 +123,7 @@ Command = (
     | VoidHand
     | KillHand
     | ClockExpired
+    | CorrectHeldCard
 )
 
 
@@ -197,11 +211,19 @@ def _void(data: Mapping[str, Any]) -> VoidHand:
     cause = data.get("cause")
     if cause is not None and cause not in VOID_CAUSES:
         raise _bad(f"cause must be one of {', '.join(VOID_CAUSES)}.")
-    return VoidHand(_required_text(data, "reason"), cause)
+    return VoidHand(_required_text(data, "reason"), cause, *_approval(data))
 
 
 def _kill(data: Mapping[str, Any]) -> KillHand:
-    return KillHand(_int(data, "seat"), _required_text(data, "reason"))
+    return KillHand(_int(data, "seat"), _required_text(data, "reason"), *_approval(data))
+
+
+def _correct(data: Mapping[str, Any]) -> CorrectHeldCard:
+    return CorrectHeldCard(_required_text(data, "card"), *_approval(data))
+
+
+def _approval(data: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    return _text(data, "requested_by", optional=True), _text(data, "approved_by", optional=True)
 
 
 _BUILDERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
@@ -213,6 +235,7 @@ _BUILDERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
     "award_pots": lambda data: AwardPots(),
     "void_hand": _void,
     "kill_hand": _kill,
+    "correct_held_card": _correct,
     "clock_expired": lambda data: ClockExpired(_int(data, "seat")),
 }
 

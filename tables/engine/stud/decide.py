@@ -12,7 +12,7 @@ from typing import Any
 
 from tables.engine.errors import NotAllowedNowError
 from tables.engine.game import Event
-from tables.engine.stud import actions, cards, starting
+from tables.engine.stud import actions, cards, corrections, starting
 from tables.engine.stud.betting import is_street_over, uncalled_bets
 from tables.engine.stud.commands import (
     Action,
@@ -20,6 +20,7 @@ from tables.engine.stud.commands import (
     Burn,
     ClockExpired,
     Command,
+    CorrectHeldCard,
     KillHand,
     Muck,
     RecordCard,
@@ -46,6 +47,8 @@ def decide(state: StudState, command: Command) -> tuple[Event, ...]:
         primary = starting.start_hand(state, command)
     else:
         _verify_hand_in_progress(state)
+        if not isinstance(command, VoidHand | KillHand | CorrectHeldCard):
+            corrections.verify_not_held(state)
         primary = _HANDLERS[type(command)](state, command)
     for event in primary:
         state = evolve(state, event)
@@ -97,22 +100,6 @@ def _award(state: StudState, command: Any) -> tuple[Event, ...]:
     return (Event("pots.awarded", award(state)),)
 
 
-def _void(state: StudState, command: Any) -> tuple[Event, ...]:
-    if command.cause == "misdeal" and state.substantial_action:
-        raise NotAllowedNowError(
-            "After substantial action a misdeal does not void the hand; the hand goes on.",
-            code="substantial_action",
-        )
-    refunds = [{"seat": s.seat, "amount": s.start_stack - s.stack} for s in state.seats]
-    data = {"reason": command.reason, "cause": command.cause, "refunds": refunds}
-    return (Event("hand.voided", data),)
-
-
-def _kill(state: StudState, command: Any) -> tuple[Event, ...]:
-    seat = actions.verify_seat_in_hand(state, command.seat)
-    return (Event("hand.killed", {"seat": seat.seat, "reason": command.reason}),)
-
-
 _HANDLERS: dict[type, Callable[[StudState, Any], tuple[Event, ...]]] = {
     RecordCard: cards.record_card,
     Burn: cards.burn,
@@ -120,7 +107,8 @@ _HANDLERS: dict[type, Callable[[StudState, Any], tuple[Event, ...]]] = {
     Show: _show,
     Muck: _muck,
     AwardPots: _award,
-    VoidHand: _void,
-    KillHand: _kill,
+    VoidHand: corrections.void_hand,
+    KillHand: corrections.kill_hand,
+    CorrectHeldCard: corrections.correct_held_card,
     ClockExpired: actions.clock_expired,
 }

@@ -113,6 +113,14 @@ def _card_premature(state: StudState, data: Data) -> StudState:
     return changed(state, premature_returned=True)
 
 
+def _card_held(state: StudState, data: Data) -> StudState:
+    return changed(state, held_card=data["card"], held_physical_id=data["physical_id"])
+
+
+def _card_corrected(state: StudState, data: Data) -> StudState:
+    return changed(state, held_card=None, held_physical_id=None)
+
+
 def _street_opened(state: StudState, data: Data) -> StudState:
     street, actor = data["street"], data["first_to_act"]
     if not data["betting"]:
@@ -236,6 +244,8 @@ _APPLIERS: dict[str, Callable[[StudState, Data], StudState]] = {
     "card.burned": _card_burned,
     "card.dead": _card_dead,
     "card.premature": _card_premature,
+    "card.held": _card_held,
+    "card.corrected": _card_corrected,
     "street.opened": _street_opened,
     "action.taken": _action_taken,
     "action.held": _action_held,

@@ -145,6 +145,8 @@ class StudState:
     chip_actions: int = 0
     exposed_on_deal: int = 0
     premature_returned: bool = False
+    held_card: str | None = None
+    held_physical_id: str | None = None
 
     @property
     def substantial_action(self) -> bool:

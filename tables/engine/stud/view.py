@@ -32,6 +32,7 @@ def live_view(state: StudState) -> dict[str, Any]:
         "result": state.result,
         "void_reason": state.void_reason,
         "substantial_action": state.substantial_action,
+        "held": state.held_card is not None,
         # TDA 35: two or more down cards exposed on the deal is a misdeal.
         "misdeal_suspected": state.exposed_on_deal >= 2,
         "declared_out_of_turn": [

@@ -43,7 +43,10 @@ def test_golden_hand_plays_as_the_rules_say(scenario: dict[str, Any]) -> None:
 
 
 def _run(table: StudTable, step: dict[str, Any]) -> None:
-    if "deal" in step:
+    if "do" in step:
+        body = {k: v for k, v in step.items() if k not in ("do", "error")}
+        _command(table, command_from_json(step["do"], body), step.get("error"))
+    elif "deal" in step:
         table.deal(step["deal"])
     elif "burn" in step:
         _command(table, Burn(step["burn"]), step.get("error"))
@@ -55,9 +58,6 @@ def _run(table: StudTable, step: dict[str, Any]) -> None:
             exposed=step.get("exposed", False),
         )
         _command(table, card, step.get("error"))
-    elif "do" in step:
-        body = {k: v for k, v in step.items() if k not in ("do", "error")}
-        _command(table, command_from_json(step["do"], body), step.get("error"))
     if "expect" in step:
         _compare(table, step["expect"])
 

@@ -93,6 +93,10 @@ def test_commands_are_built_from_json_bodies() -> None:
         ("show", {"seat": 1, "cards": "AsKs"}),
         ("void_hand", {"reason": "  "}),
         ("kill_hand", {"seat": 1}),
+        ("void_hand", {"reason": "misdeal", "cause": "bad luck"}),
+        ("void_hand", {"reason": "misdeal", "approved_by": 7}),
+        ("record_card", {"card": "As", "exposed": "yes"}),
+        ("correct_held_card", {}),
     ],
 )
 def test_malformed_json_is_refused(kind: str, body: dict[str, Any]) -> None:
