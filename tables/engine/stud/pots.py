@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tables.engine.poker.cards import SUIT_INDEXES
@@ -42,7 +42,7 @@ def form_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
 
 
 def odd_chip_order(
-    winners: Sequence[int], five_cards: dict[int, tuple[str, ...]], rule: str
+    winners: Sequence[int], five_cards: Mapping[int, Sequence[str]], rule: str
 ) -> list[int]:
     """Who receives odd chips first.
 
