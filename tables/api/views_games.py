@@ -90,6 +90,7 @@ STUD_COMMANDS: dict[str, type] = {
     "show": stud_commands.Show,
     "muck": stud_commands.Muck,
     "award_pots": stud_commands.AwardPots,
+    "clock_expired": stud_commands.ClockExpired,
     **dict.fromkeys(stud_commands.ACTION_KINDS, stud_commands.Action),
 }
 
