@@ -181,9 +181,9 @@ def _after_full_bet(
     state: StudState, betting: Betting, seat: int, to: int, big: bool, others: tuple[int, ...]
 ) -> Betting:
     count = betting.count + 1
-    capped = betting.capped_multiway or (
-        count >= state.settings.raise_cap + 1 and len(state.can_bet()) > 2
-    )
+    # Counted as the raise was made: a capping raise that puts its maker all-in still caps.
+    could_bet = sum(1 for s in state.in_hand() if s.stack > 0 or s.seat == seat)
+    capped = betting.capped_multiway or (count >= state.settings.raise_cap + 1 and could_bet > 2)
     return changed(
         betting,
         level=to,
