@@ -131,3 +131,31 @@ def test_bad_stud_input_is_refused_and_nothing_recorded(
     assert response.json()["code"] == code, response.json()
     assert 400 <= response.status_code < 500
     assert TableEvent.objects.filter(table=stud_table).count() == before
+
+
+def test_a_hand_is_voided_only_by_a_second_pit_boss_and_stacks_return(
+    client_for: Any, dealer_dora: User, pit_boss_paula: User, pit_boss_pedro: User,
+    stud_table: Table,
+) -> None:  # fmt: skip
+    tablet = Tablet(client_for(dealer_dora), stud_table)
+    tablet.post("seats/sit", seat=1, player="ana", buy_in=500)
+    tablet.post("seats/sit", seat=2, player="bruno", buy_in=500)
+    tablet.post("rounds")
+    for card in ("2c", "3d", "9h", "Ts", "4c", "Jd"):
+        tablet.send("record_card", card=card)
+    direct = tablet.post("commands", expect=409, type="void_hand", data={"reason": "misdeal"})
+    assert direct["code"] == "needs_approval"
+    asked = client_for(pit_boss_paula).post(
+        f"/api/tables/{stud_table.pk}/corrections",
+        {"command": {"type": "void_hand", "data": {"reason": "misdeal"}}, "reason": "misdeal"},
+        format="json",
+    )
+    assert asked.status_code == 201, asked.json()
+    own = client_for(pit_boss_paula).post(f"/api/corrections/{asked.json()['id']}/approve")
+    assert own.json()["code"] == "own_request"
+    approved = client_for(pit_boss_pedro).post(f"/api/corrections/{asked.json()['id']}/approve")
+    assert approved.status_code == 200, approved.json()
+    assert approved.json()["state"]["phase"] == "voided"
+    assert Round.objects.get(table=stud_table).status == Round.Status.VOIDED
+    stacks = sorted(Seat.objects.filter(table=stud_table).values_list("stack", flat=True))
+    assert stacks[-2:] == [500, 500]
