@@ -15,7 +15,10 @@ from tables.models import Round, Table, TableEvent
 from tables.services.floor import dealer_assign, table_create, table_set_status
 from tables.verification import verify_table
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("erasable_log")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.usefixtures("erasable_log"),
+]
 __all__ = ["erasable_log", "fast_password_hashing"]
 
 
