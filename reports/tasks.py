@@ -28,6 +28,9 @@ from tables.models import Table
 # environment; the integration test kills a worker during it. Unset in every deployment.
 PAUSE_ENV = "CASINO_REPORTS_PAUSE_BEFORE_STORE"
 TABLE_SHARE_OF_FLOOR_PROGRESS = 90
+SHIFT_END_KIND = "shift_end_reports"
+# The floor summary's chord makes every table's shift report on the way.
+SHIFT_SET = (Report.Kind.FLOOR_SUMMARY, Report.Kind.CASHIER, Report.Kind.AUDIT)
 
 
 @shared_task(name="reports.tasks.probe_worker")
@@ -126,14 +129,33 @@ def shift_level_report(
 
 
 @shared_task(name="reports.tasks.shift_end_reports")
-def shift_end_reports(gaming_day: str | None = None, shift: str | None = None) -> list[str]:
-    """The beat's job at each shift end: the whole report set of the shift that just ended."""
-    key = (
-        parse_shift_key(gaming_day, shift)
-        if gaming_day and shift
-        else floor_clock().last_ended(timezone.now())
+def shift_end_reports(
+    ended_shift: str | None = None, gaming_day: str | None = None, shift: str | None = None
+) -> list[str]:
+    """The beat's job: the whole report set of the shift that just ended, once.
+
+    The beat names the shift whose end it watches (``ended_shift``); nothing happens unless
+    that shift is the last one that ended. ``gaming_day`` and ``shift`` name one explicitly.
+    """
+    if gaming_day and shift:
+        key = parse_shift_key(gaming_day, shift)
+    else:
+        key = floor_clock().last_ended(timezone.now())
+        if ended_shift is not None and key.shift != ended_shift:
+            return []
+    marker = f"{key.gaming_day.isoformat()}/{key.shift}"
+    # One set per shift: the beat is single, and a second firing finds the marker run.
+    if JobRun.objects.filter(kind=SHIFT_END_KIND, detail__shift_end=marker).exists():
+        return []
+    JobRun.objects.create(
+        kind=SHIFT_END_KIND,
+        status=JobRun.Status.SUCCEEDED,
+        progress_percent=100,
+        detail={"shift_end": marker},
+        finished_at=timezone.now(),
     )
-    return [str(start_run(kind, key).pk) for kind in Report.Kind.values]
+    runs = [start_run(kind, key) for kind in SHIFT_SET]
+    return [str(run.pk) for run in runs]
 
 
 def start_run(

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 
+from reports.services import custody
+from reports.shifts import ShiftKey, floor_clock
 from tables.models import Table
 from tables.services.floor import table_create
 
@@ -32,3 +36,38 @@ def make_siete_table(name: str = "SyM-T") -> Table:
         seat_count=6,
         settings={"min_stake": 10, "max_stake": 500, "chip": 5},
     )
+
+
+def past_shift(floor: Floor) -> ShiftKey:
+    """Open, fill, close and count the table in the last shift that ended."""
+    clock = floor_clock()
+    key = clock.last_ended(timezone.now())
+    start, _ = clock.bounds(key)
+    moment = start + timedelta(minutes=30)
+    table = floor.table.pk
+    custody.custody_open(
+        table_id=table,
+        dealer=floor.dealer.username,
+        pit_boss=floor.pit_boss,
+        chips=OPENING_CHIPS,
+        occurred_at=moment,
+    )
+    custody.buy_in_record(table_id=table, amount=400, actor=floor.dealer, occurred_at=moment)
+    custody.slip_record(
+        slip_type="fill",
+        table_id=table,
+        amounts={"100": 500},
+        requested_by=floor.pit_boss.username,
+        cashier=floor.cashier,
+        confirmed_by=floor.dealer.username,
+        occurred_at=moment,
+    )
+    custody.custody_close(
+        table_id=table,
+        dealer=floor.dealer.username,
+        pit_boss=floor.pit_boss,
+        chips={"5": 100, "25": 40, "100": 12},
+        occurred_at=moment,
+    )
+    custody.drop_count(table_id=table, amount=450, counted_by=floor.cashier)
+    return key

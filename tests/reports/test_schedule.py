@@ -1,0 +1,44 @@
+"""The beat schedule comes from CASINO_SHIFTS; the shift-end job starts a shift's set once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from casino.celery import app
+from reports.models import JobRun, Report
+from reports.schedule import shift_end_beat_schedule
+from reports.shifts import floor_clock
+from reports.tasks import shift_end_reports
+from tests.reports.custody_floor import Floor, past_shift
+
+
+def test_every_shift_gets_an_hourly_entry_at_its_start_minute() -> None:
+    schedule = shift_end_beat_schedule("day=06:00, swing=14:30,grave=22:00")
+    assert set(schedule) == {"reports-after-day", "reports-after-swing", "reports-after-grave"}
+    swing = schedule["reports-after-swing"]
+    assert swing["task"] == "reports.tasks.shift_end_reports"
+    assert swing["kwargs"] == {"ended_shift": "swing"}
+    assert swing["schedule"].minute == {30}
+    assert swing["schedule"].hour == set(range(24))
+
+
+def test_the_celery_app_runs_the_schedule_of_the_floor_settings(settings: Any) -> None:
+    assert set(app.conf.beat_schedule) == set(shift_end_beat_schedule(settings.CASINO_SHIFTS))
+
+
+@pytest.mark.django_db
+def test_the_shift_end_job_reports_the_shift_that_ended_once(
+    floor: Floor, eager_celery: None
+) -> None:
+    key = past_shift(floor)
+    other = next(name for name in floor_clock().shift_names() if name != key.shift)
+    assert shift_end_reports(ended_shift=other) == []
+    started = shift_end_reports(ended_shift=key.shift)
+    assert len(started) == 3
+    assert all(
+        run.status == JobRun.Status.SUCCEEDED for run in JobRun.objects.filter(pk__in=started)
+    )
+    assert {report.kind for report in Report.objects.all()} == set(Report.Kind.values)
+    assert shift_end_reports(ended_shift=key.shift) == []
