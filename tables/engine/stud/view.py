@@ -89,7 +89,7 @@ def _live_seat(seat: SeatState) -> dict[str, Any]:
 
 
 def _legal(state: StudState, to_act: int | None) -> list[dict[str, Any]]:
-    if to_act is None:
+    if to_act is None or state.held_card is not None:
         return []
     return [
         {"action": o.kind, "amount": o.to, "adds": o.adds, "all_in": o.all_in}
