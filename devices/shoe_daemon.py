@@ -102,14 +102,20 @@ def run_shoe(
             except DatabaseError:
                 run.database_failures += 1
                 logger.exception("database error on shoe %s; restarting its reader", serial)
-                connection.close()
+                _release_connection()
                 run.stop.wait(DATABASE_RETRY_S)
     finally:
         run.stop.set()
         if watcher is not None:
             watcher.join(timeout=1)
-        connection.close()
+        _release_connection()
     return run
+
+
+def _release_connection() -> None:
+    """Drop this thread's connection, unless a caller's transaction still holds it."""
+    if not connection.in_atomic_block:
+        connection.close()
 
 
 def _stop_when_idle(run: ShoeRun, idle_s: float) -> None:
