@@ -40,16 +40,24 @@ class Tally:
             self.violations.append(f"hand {self.hands}: {name} {detail}".strip())
 
 
+def count_hand(table: StudTable, stacks: dict[int, int], tally: Tally) -> None:
+    """Add a finished hand's chips and outcomes to the tallies."""
+    state = table.state
+    tally.chips_start += sum(stacks.values())
+    tally.chips_end += sum(s.stack for s in state.seats) + sum(stacks[n] for n in state.sitting_out)
+    if state.result is not None:
+        tally.rake_total += int(state.result["rake_total"])
+        _count(state, state.result, tally)
+
+
 def check_hand(table: StudTable, stacks: dict[int, int], tally: Tally) -> None:
     state = table.state
     tally.check("hand_completes", state.phase == COMPLETE, f"stopped in {state.phase}")
     if state.result is None:
         return
-    result = state.result
-    _check_money(state, stacks, result, tally)
+    _check_money(state, stacks, state.result, tally)
     _check_cards(state, table.events, table.initial, tally)
     _check_replay(table, tally)
-    _count(state, result, tally)
 
 
 def _check_money(
@@ -58,9 +66,6 @@ def _check_money(
     start = sum(stacks.values())
     end = sum(s.stack for s in state.seats) + sum(stacks[n] for n in state.sitting_out)
     rake = int(result["rake_total"])
-    tally.chips_start += start
-    tally.chips_end += end
-    tally.rake_total += rake
     tally.check("chips_conserved", start == end + rake, f"{start} != {end} + {rake}")
     in_pots = sum(pot["amount"] for pot in result["pots"])
     committed = sum(s.committed for s in state.seats)

@@ -24,7 +24,7 @@ from tables.engine.stud.commands import (
     Show,
 )
 from tables.engine.stud.dealing import DECK_SIZE
-from tables.engine.stud.invariants import Tally, check_hand
+from tables.engine.stud.invariants import Tally, check_hand, count_hand
 from tables.engine.stud.settings import StudSettings
 from tables.engine.stud.showdown import next_to_show
 from tables.engine.stud.state import AWARDING, BETTING, DEALING, DOWN, SHOWDOWN, StudState
@@ -133,6 +133,7 @@ def play_hand(
             break
         table.apply(command)
         tally.commands += 1
+    count_hand(table, stacks, tally)
     if check:
         check_hand(table, stacks, tally)
 
