@@ -49,12 +49,15 @@ class TableDriver:
         )
         self.state = outcome.state
 
+    def open_round(self) -> None:
+        self.state = round_open(table_id=self.table_id, actor=self.dealer).state
 
-def play_siete_round(driver: TableDriver, rng: Random, *, chip: int, min_stake: int) -> int:
-    """One round of 1 to 6 boxes, each standing on a total the player picks; returns the
+
+def play_siete_round(driver: Any, rng: Random, *, chip: int, min_stake: int) -> int:
+    """One round of 1 to 6 boxes (``driver``: a TableDriver, or any object with ``do``,
+    ``open_round`` and ``state``), each standing on a total the player picks; returns the
     house's net on the round (stakes lost less net wins paid)."""
-    outcome = round_open(table_id=driver.table_id, actor=driver.dealer)
-    driver.state = outcome.state
+    driver.open_round()
     deck = rng.sample(DECK, len(DECK))
     boxes = rng.randint(1, 6)
     for box in range(1, boxes + 1):
@@ -78,7 +81,7 @@ def play_siete_round(driver: TableDriver, rng: Random, *, chip: int, min_stake: 
     return house_net
 
 
-def _play_box(driver: TableDriver, deck: list[str], number: int, stand_halves: int) -> None:
+def _play_box(driver: Any, deck: list[str], number: int, stand_halves: int) -> None:
     def box() -> Any:
         return driver.state.round.box(number)
 
@@ -93,7 +96,7 @@ def _play_box(driver: TableDriver, deck: list[str], number: int, stand_halves: i
     driver.do(siete.DeclareBust(number) if total() > SIETE_Y_MEDIO_HALVES else siete.Stand(number))
 
 
-def play_stud_hand(driver: TableDriver, rng: Random, stacks: dict[int, int]) -> dict[int, int]:
+def play_stud_hand(driver: Any, rng: Random, stacks: dict[int, int]) -> dict[int, int]:
     """One hand with the seats' ``stacks``, players calling or checking mostly, raising now
     and then; returns the stacks after the pots are awarded."""
     entries = tuple(stud.SeatEntry(seat, f"p{seat}", stack) for seat, stack in stacks.items())

@@ -25,7 +25,8 @@ from tables.verification import verify_table
 
 CARD_ANOMALY_ALERTS = frozenset({"duplicate_card", "misdrawn_card", "unknown_card"})
 BANK_RULE_ALERTS = frozenset({"bank_rule_violation"})
-CARD_EVENTS = ("card.dealt", "card.revealed", "card.burned")
+# Events that record a card as it left the shoe; their payload says who read it.
+CARD_EVENTS = ("card.dealt", "card.burned")
 _ROUND_PROBLEM = re.compile(r"round (\d+): (.*)")
 _SEQ_PROBLEM = re.compile(r"seq (\d+): (.*)")
 
@@ -159,11 +160,11 @@ def _manual_entries(table: Table, window: tuple[int, int], findings: AuditFindin
     shoe_reads = {
         (event.round_id, event.payload.get("physical_id")): event.payload.get("card")
         for event in card_events
-        if event.source == TableEvent.Source.SHOE and event.payload.get("physical_id")
+        if event.payload.get("source") == "shoe" and event.payload.get("physical_id")
     }
     for event in card_events:
         card = event.payload.get("card")
-        if event.source != TableEvent.Source.TABLET or not card:
+        if event.payload.get("source") != "tablet" or not card:
             continue
         findings.manual_entries.append(
             ManualEntry(
