@@ -18,6 +18,12 @@ from django.db.models import F
 from django.db.models.functions import Least
 from django.utils import timezone
 
+from reports.inputs.audit import (
+    findings_from_json,
+    findings_to_json,
+    merge_findings,
+    table_findings,
+)
 from reports.models import JobRun, Report
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey, floor_clock, parse_shift_key
@@ -71,7 +77,7 @@ def table_shift_report(
         ),
     )
     if parent_job_id is not None:
-        _advance_floor_progress(parent_job_id)
+        _advance_progress(parent_job_id)
     return report
 
 
@@ -99,6 +105,44 @@ def floor_summary_report(
             allow_provisional=allow_provisional,
             job_id=job_id,
             table_report_ids=ids,
+            before_store=_fault_injection_pause,
+        ),
+    )
+
+
+@shared_task(name="reports.tasks.audit_table_findings")
+def audit_table_findings(
+    table_id: int, gaming_day: str, shift: str, parent_job_id: str | None = None
+) -> dict[str, Any]:
+    """One table's chain verification, replay and findings: the audit chord's header, so the
+    workers verify the floor's tables side by side."""
+    findings = table_findings(Table.objects.get(pk=table_id), parse_shift_key(gaming_day, shift))
+    if parent_job_id is not None:
+        _advance_progress(parent_job_id)
+    return findings_to_json(findings)
+
+
+@shared_task(name="reports.tasks.audit_report")
+def audit_report(
+    table_findings_json: list[dict[str, Any]],
+    job_id: str | None,
+    gaming_day: str,
+    shift: str,
+    reprint: bool = False,
+    allow_provisional: bool = True,
+) -> int | None:
+    """The audit chord's body: the audit report over every table's findings."""
+    key = parse_shift_key(gaming_day, shift)
+    merged = merge_findings([findings_from_json(part) for part in table_findings_json])
+    return _run(
+        job_id,
+        lambda: produce_report(
+            Report.Kind.AUDIT,
+            key,
+            reprint=reprint,
+            allow_provisional=allow_provisional,
+            job_id=job_id,
+            audit_findings=merged,
             before_store=_fault_injection_pause,
         ),
     )
@@ -177,8 +221,8 @@ def start_run(
         "allow_provisional": allow_provisional,
     }
     args = (key.gaming_day.isoformat(), key.shift, reprint, allow_provisional)
-    if kind == Report.Kind.FLOOR_SUMMARY:
-        table_ids = list(Table.objects.order_by("name").values_list("pk", flat=True))
+    table_ids = list(Table.objects.order_by("name").values_list("pk", flat=True))
+    if kind in (Report.Kind.FLOOR_SUMMARY, Report.Kind.AUDIT):
         detail["tables"] = len(table_ids)
     job = _job_with(job, kind, detail)
     if kind == Report.Kind.FLOOR_SUMMARY:
@@ -187,6 +231,9 @@ def start_run(
             for pk in table_ids
         ]
         chord(header)(floor_summary_report.s(str(job.pk), *args))
+    elif kind == Report.Kind.AUDIT:
+        checks = [audit_table_findings.si(pk, args[0], args[1], str(job.pk)) for pk in table_ids]
+        chord(checks)(audit_report.s(str(job.pk), *args))
     elif kind == Report.Kind.TABLE_SHIFT:
         assert table_id is not None, "a table shift report names its table"
         table_shift_report.delay(str(job.pk), table_id, *args)
@@ -247,7 +294,7 @@ def _finish(job_id: str | None, report: Report | None, error: dict[str, str] | N
     job.save(update_fields=["status", "progress_percent", "detail", "finished_at"])
 
 
-def _advance_floor_progress(job_id: str) -> None:
+def _advance_progress(job_id: str) -> None:
     job = JobRun.objects.filter(pk=job_id).first()
     if job is None:
         return

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
 
 from reports.builders.audit_inputs import (
     BankRuleViolation,
@@ -46,13 +48,67 @@ class AuditFindings:
 
 
 def audit_findings(key: ShiftKey) -> AuditFindings:
+    """The whole floor's findings, one table after the other (the job splits them instead)."""
+    return merge_findings([table_findings(table, key) for table in Table.objects.order_by("name")])
+
+
+def table_findings(table: Table, key: ShiftKey) -> AuditFindings:
     findings = AuditFindings()
-    for table in Table.objects.order_by("name"):
-        _verify(table, findings)
-        window = shift_window(table, key)
-        if window is not None:
-            _shift_findings(table, key, window, findings)
+    _verify(table, findings)
+    window = shift_window(table, key)
+    if window is not None:
+        _shift_findings(table, key, window, findings)
     return findings
+
+
+def merge_findings(parts: list[AuditFindings]) -> AuditFindings:
+    merged = AuditFindings()
+    for part in parts:
+        merged.rounds_replayed += part.rounds_replayed
+        for name in LIST_FIELDS:
+            getattr(merged, name).extend(getattr(part, name))
+    return merged
+
+
+def findings_to_json(findings: AuditFindings) -> dict[str, Any]:
+    """Plain JSON, to pass one table's findings from its job to the audit's chord body."""
+    data: dict[str, Any] = {"rounds_replayed": findings.rounds_replayed}
+    for name in LIST_FIELDS:
+        data[name] = [
+            {key: _json_value(value) for key, value in asdict(record).items()}
+            for record in getattr(findings, name)
+        ]
+    return data
+
+
+def findings_from_json(data: dict[str, Any]) -> AuditFindings:
+    findings = AuditFindings(rounds_replayed=int(data["rounds_replayed"]))
+    for name, record_class in LIST_FIELDS.items():
+        for row in data[name]:
+            values = {
+                key: datetime.fromisoformat(value) if key in TIME_FIELDS and value else value
+                for key, value in row.items()
+            }
+            getattr(findings, name).append(record_class(**values))
+    return findings
+
+
+def _json_value(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+LIST_FIELDS: dict[str, type] = {
+    "chain": ChainCheck,
+    "replay_differences": ReplayDifference,
+    "corrections": Correction,
+    "manual_entries": ManualEntry,
+    "payout_mismatches": PayoutMismatch,
+    "card_anomalies": CardAnomaly,
+    "device_incidents": DeviceIncident,
+    "bank_rule_violations": BankRuleViolation,
+    "alerts": Alert,
+}
+TIME_FIELDS = frozenset({"at", "raised_at"})
 
 
 def _verify(table: Table, findings: AuditFindings) -> None:

@@ -11,7 +11,7 @@ from reports.builders.cashier import build_cashier_report
 from reports.builders.document import Document, ReportContext
 from reports.builders.floor_summary import build_floor_summary
 from reports.builders.table_shift import build_table_shift_report
-from reports.inputs.audit import audit_findings
+from reports.inputs.audit import AuditFindings, audit_findings
 from reports.inputs.custody_log import custody_events, ledger_from_events
 from reports.inputs.table_shift import table_shift_inputs
 from reports.models import Slip
@@ -73,9 +73,13 @@ def cashier_document(
 
 
 def audit_document(
-    key: ShiftKey, context: ReportContext, *, allow_provisional: bool = True
+    key: ShiftKey,
+    context: ReportContext,
+    *,
+    allow_provisional: bool = True,
+    findings: AuditFindings | None = None,
 ) -> Document:
-    found = audit_findings(key)
+    found = findings if findings is not None else audit_findings(key)
     return build_audit_report(
         context=context,
         chain=found.chain,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from reports.builders.document import Document, ReportContext, content_hash
+from reports.inputs.audit import AuditFindings
 from reports.models import JobRun, Report
 from reports.renderers.as_csv import render_csv
 from reports.renderers.as_json import render_json
@@ -38,6 +40,7 @@ def produce_report(
     now: datetime | None = None,
     before_store: Callable[[], None] | None = None,
     table_report_ids: list[int] | None = None,
+    audit_findings: AuditFindings | None = None,
 ) -> Report:
     """The stored report of ``kind`` for the shift (and table), made now if it is not stored
     for the same inputs already. ``before_store`` runs just before the row is written."""
@@ -45,13 +48,22 @@ def produce_report(
     latest = latest_report(kind, key, scope)
     version = latest.version + 1 if latest else 1
     context = documents.context_for(key, version=version, now=now or timezone.now())
-    document = _build(kind, key, table, context, allow_provisional, table_report_ids)
+    inputs = _Inputs(table_report_ids, audit_findings)
+    document = _build(kind, key, table, context, allow_provisional, inputs)
     if latest is not None and not reprint and same_inputs(latest.document, document):
         return latest
     rendered = _render(document)
     if before_store is not None:
         before_store()
     return _store(kind, key, table, scope, document, rendered, job_id)
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    """Work a job's chord header already did: stored table reports, per-table audit findings."""
+
+    table_report_ids: list[int] | None
+    audit_findings: AuditFindings | None
 
 
 def latest_report(kind: str, key: ShiftKey, scope: str) -> Report | None:
@@ -74,7 +86,7 @@ def _build(
     table: Table | None,
     context: ReportContext,
     allow_provisional: bool,
-    table_report_ids: list[int] | None,
+    inputs: _Inputs,
 ) -> Document:
     if kind == Report.Kind.TABLE_SHIFT:
         assert table is not None
@@ -84,10 +96,14 @@ def _build(
     if kind == Report.Kind.CASHIER:
         return documents.cashier_document(key, context, allow_provisional=allow_provisional)
     if kind == Report.Kind.AUDIT:
-        return documents.audit_document(key, context, allow_provisional=allow_provisional)
+        return documents.audit_document(
+            key, context, allow_provisional=allow_provisional, findings=inputs.audit_findings
+        )
     if kind == Report.Kind.FLOOR_SUMMARY:
         return documents.floor_summary_document(
-            _table_documents(key, table_report_ids), context, allow_provisional=allow_provisional
+            _table_documents(key, inputs.table_report_ids),
+            context,
+            allow_provisional=allow_provisional,
         )
     raise ValueError(f"unknown report kind {kind!r}")
 
