@@ -21,6 +21,7 @@ import statistics
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from _django import setup
@@ -87,6 +88,12 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--set-repeats", type=int, default=1)
+    parser.add_argument(
+        "--with-worker",
+        action="store_true",
+        help="also run the report set as the beat does, on a 2-process Celery worker (REDIS_URL)",
+    )
+    parser.add_argument("--skip-in-process", action="store_true")
     args = parser.parse_args()
     setup(require_postgres=True)
 
@@ -130,6 +137,10 @@ def main() -> None:
         return produce_report("floor_summary", key, reprint=True, table_report_ids=ids)
 
     sql_seconds, rows = timed("sql_aggregate", aggregate, args.repeats)
+    if args.with_worker:
+        print(f"{'set_on_worker':<18} {_set_on_worker(key):8.2f} s (queued at once, 2 processes)")
+    if args.skip_in_process:
+        return
     docs_seconds, summary = timed("floor_documents", floor_documents, args.repeats)
     _check_agreement(rows, summary["floor"])
     floor_seconds, _ = timed("floor_summary", floor_summary, args.set_repeats)
@@ -145,6 +156,48 @@ def main() -> None:
     print(f"floor summary job / SQL aggregate: {floor_seconds / sql_seconds:.1f}x")
     print(f"audit clean: {audit.document['clean']}, rounds replayed "
           f"{audit.document['replay']['rounds_replayed']:,}")  # fmt: skip
+
+
+def _set_on_worker(key: Any) -> float:
+    """The beat's set (floor chord, cashier, audit chord) queued at once to a real worker with
+    two processes, timed until every run has finished."""
+    import os
+    import subprocess
+    import sys
+
+    from django.db import connection
+
+    from reports.models import JobRun
+    from reports.tasks import start_run
+
+    params = connection.settings_dict
+    database_url = f"postgres://{params['USER']}@{params['HOST']}:{params['PORT']}/{params['NAME']}"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "casino", "worker", "-Q", "reports",
+         "--pool", "prefork", "--concurrency", "2", "-l", "warning",
+         "--without-heartbeat", "--without-mingle", "--without-gossip"],
+        cwd=str(Path(__file__).resolve().parent.parent),
+        env=dict(os.environ, DATABASE_URL=database_url),
+    )  # fmt: skip
+    try:
+        time.sleep(5)  # let the worker connect before the clock starts
+        began = time.perf_counter()
+        runs = [
+            start_run(kind, key, reprint=True) for kind in ("floor_summary", "cashier", "audit")
+        ]
+        pending = {run.pk for run in runs}
+        while pending:
+            time.sleep(0.5)
+            done = JobRun.objects.filter(
+                pk__in=pending, status__in=(JobRun.Status.SUCCEEDED, JobRun.Status.FAILED)
+            )
+            for run in done:
+                print(f"  {run.kind:<14} {run.status} after {time.perf_counter() - began:.1f} s")
+                pending.discard(run.pk)
+        return time.perf_counter() - began
+    finally:
+        worker.terminate()
+        worker.wait(timeout=60)
 
 
 def _check_agreement(rows: list[tuple[Any, ...]], floor: dict[str, Any]) -> None:
