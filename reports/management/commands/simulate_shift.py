@@ -8,8 +8,15 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from reports.demo.shift import Staff, shift_reports, simulate_shift, simulation_tables
-from reports.shifts import parse_shift_key
+from reports.demo.shift import (
+    Staff,
+    TablePlay,
+    shift_reports,
+    simulate_shift,
+    simulation_tables,
+)
+from reports.shifts import ShiftKey, parse_shift_key
+from reports.tasks import SHIFT_SET, start_run
 from tables import roles
 from tables.demo.users import ensure_demo_users
 from tables.engine.errors import RuleError
@@ -27,16 +34,21 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--gaming-day", help="YYYY-MM-DD (default: the last ended shift)")
         parser.add_argument("--shift", help="shift name (with --gaming-day)")
+        parser.add_argument(
+            "--queue",
+            action="store_true",
+            help="queue the report jobs (as the beat does) instead of building them here",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if settings.CASINO_ENV == "production":
             raise CommandError("simulate_shift plays demo rounds; it is refused in production.")
         if options["tables"] < 1 or options["rounds"] < 0:
             raise CommandError("Give at least one table and zero or more rounds.")
-        key = None
-        if options["gaming_day"] or options["shift"]:
-            key = parse_shift_key(options["gaming_day"] or "", options["shift"] or "")
         try:
+            key = None
+            if options["gaming_day"] or options["shift"]:
+                key = parse_shift_key(options["gaming_day"] or "", options["shift"] or "")
             key, plays = simulate_shift(
                 simulation_tables(options["tables"]),
                 rounds=options["rounds"],
@@ -45,20 +57,33 @@ class Command(BaseCommand):
                 key=key,
                 run_reports=False,
             )
-            reports = shift_reports(key)
+            self._print_plays(key, plays)
+            if options["queue"]:
+                self._queue_reports(key)
+            else:
+                self._build_reports(key)
         except RuleError as error:
             raise CommandError(f"{error.code}: {error}") from error
+
+    def _print_plays(self, key: ShiftKey, plays: list[TablePlay]) -> None:
         self.stdout.write(f"Shift {key.gaming_day} {key.shift}:")
         for play in plays:
             self.stdout.write(
                 f"  {play.table:<10} {play.rounds:>4} rounds  buy-ins {play.buy_ins:>7}  "
                 f"fills {play.fills:>6}  credits {play.credits:>6}  house net {play.house_net:>7}"
             )
-        for report in reports:
+
+    def _build_reports(self, key: ShiftKey) -> None:
+        for report in shift_reports(key):
             state = "provisional" if report.provisional else "final"
             self.stdout.write(
                 f"  report {report.kind:<14} v{report.version} {state:<11} {report.content_hash}"
             )
+
+    def _queue_reports(self, key: ShiftKey) -> None:
+        for kind in SHIFT_SET:
+            run = start_run(kind, key)
+            self.stdout.write(f"  queued {kind:<14} run {run.pk} (GET /api/reports/runs/{run.pk})")
 
 
 def demo_staff() -> Staff:
