@@ -54,7 +54,7 @@ class Driver:
         self.data, self.table, self.cards, self.tablet = data, table, cards, tablet
 
     def card(self) -> str:
-        return self.cards.pop() if self.cards else "1O"
+        return self.cards.pop() if self.cards else self.true_card()
 
     def true_card(self) -> str:
         """The card the dealer finds in place of a misread one: one the shoe can still hold."""
@@ -62,6 +62,15 @@ class Driver:
         decks = self.table.state.settings.decks
         left = [card for card in DECK if shoe.drawn.count(card) < decks]
         return self.pick(left) if left else "1O"
+
+    def turned_up(self, box: int | None) -> str | None:
+        """What the dealer enters for a face-down card turned up: only an unknown one is typed."""
+        round_ = self.table.state.round
+        assert round_ is not None
+        owner = None if box is None else round_.box(box)
+        hand = round_.bank if owner is None else owner.cards
+        unknown = any(card.card is None for card in hand)
+        return self.true_card() if unknown else None
 
     def pick(self, options: list[Any]) -> Any:
         return self.data.draw(st.sampled_from(options))
@@ -88,11 +97,11 @@ class Driver:
             "record_card": lambda: self.record_card(legal),
             "stand": lambda: Stand(box),
             "request_draw": lambda: RequestDraw(box, legal["face_down"]),
-            "reveal": lambda: Reveal(box, self.card() if self.tablet else None),
-            "declare_bust": lambda: DeclareBust(box, self.card() if self.tablet else None),
+            "reveal": lambda: Reveal(box, self.turned_up(box)),
+            "declare_bust": lambda: DeclareBust(box, self.turned_up(box)),
             "sit_out": lambda: SitOut(box),
-            "reveal_bank": lambda: RevealBank(self.card() if self.tablet else None),
-            "identify_card": lambda: IdentifyCard(box, self.card()),
+            "reveal_bank": lambda: RevealBank(self.turned_up(None)),
+            "identify_card": lambda: IdentifyCard(box, self.true_card()),
             "correct_held_card": lambda: CorrectHeldCard(self.true_card(), "dealer", "pit"),
             "void_box": lambda: VoidBox(box, "error", "dealer", "pit"),
             "void_round": lambda: VoidRound("error", "dealer", "pit"),
