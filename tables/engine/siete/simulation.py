@@ -13,7 +13,6 @@ fast enough for a million rounds; ``via="engine"`` sends every command through
 
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from random import Random
@@ -31,7 +30,7 @@ from tables.engine.siete.settlement import (
     BoxResult,
     settle_box,
 )
-from tables.engine.siete.state import SieteState
+from tables.engine.siete.state import Box, SieteState
 
 STAKE_CHIPS = 2  # one unit = 2 chips of 1: a 3 : 2 net win on one unit is exactly 3 chips
 OUTCOME_KEYS = (
@@ -96,43 +95,54 @@ def play_round_by_rules(
     return [settle_box(hand, bank, STAKE_CHIPS, settings) for hand in hands]
 
 
-def play_round_by_engine(
-    state: SieteState, deck: FreshDeck, seats: int, stand_halves: int
-) -> tuple[SieteState, list[BoxResult]]:
-    deck.shuffle()
+class EngineTable:
+    """A table played through decide/evolve, every box by the simulated strategy."""
 
-    def apply(command: c.Command) -> None:
-        nonlocal state
-        state = decide_and_evolve(state, command)[0]
+    def __init__(self, settings: SieteSettings, deck: FreshDeck, stand_halves: int) -> None:
+        self.state = SieteState(settings=settings)
+        self.deck = deck
+        self.stand_halves = stand_halves
 
-    for box in range(1, seats + 1):
-        apply(c.PlaceWager(box, STAKE_CHIPS))
-    for _ in range(seats + 1):
-        apply(c.RecordCard(deck.draw(), source="shoe"))
-    for box in range(1, seats + 1):
-        _play_box_by_engine(apply, lambda: state, deck, box, stand_halves)
-    if phase(state.round) == BANK:
-        apply(c.RevealBank())
-        while phase(state.round) == BANK:
-            apply(c.RecordCard(deck.draw(), source="shoe"))
-    assert state.round is not None
-    assert state.round.settled
-    return state, [box.result for box in state.round.boxes if box.result is not None]
+    def apply(self, command: c.Command) -> None:
+        self.state = decide_and_evolve(self.state, command)[0]
 
+    def deal(self) -> None:
+        self.apply(c.RecordCard(self.deck.draw(), source="shoe"))
 
-def _play_box_by_engine(apply: Any, current: Any, deck: FreshDeck, number: int, stand: int) -> None:
-    def box() -> Any:
-        return current().round.box(number)
+    def play_round(self, seats: int) -> list[BoxResult]:
+        self.deck.shuffle()
+        for box in range(1, seats + 1):
+            self.apply(c.PlaceWager(box, STAKE_CHIPS))
+        for _ in range(seats + 1):
+            self.deal()
+        for box in range(1, seats + 1):
+            self.play_box(box)
+        if phase(self.state.round) == BANK:
+            self.apply(c.RevealBank())
+            while phase(self.state.round) == BANK:
+                self.deal()
+        round_ = self.state.round
+        assert round_ is not None
+        assert round_.settled
+        return [box.result for box in round_.boxes if box.result is not None]
 
-    def total() -> int:
-        return sum(VALUE_HALVES[card.card] for card in box().cards)
+    def box(self, number: int) -> Box:
+        assert self.state.round is not None
+        box = self.state.round.box(number)
+        assert box is not None
+        return box
 
-    while not box().turn_over and total() < stand:
-        apply(c.RequestDraw(number))
-        apply(c.RecordCard(deck.draw(), source="shoe"))
-    if box().turn_over:
-        return
-    apply(c.DeclareBust(number) if total() > SIETE_Y_MEDIO_HALVES else c.Stand(number))
+    def play_box(self, number: int) -> None:
+        # The player knows their own face-down card, so the strategy reads the true total.
+        def total() -> int:
+            return sum(VALUE_HALVES[card.card or ""] for card in self.box(number).cards)
+
+        while not self.box(number).turn_over and total() < self.stand_halves:
+            self.apply(c.RequestDraw(number))
+            self.deal()
+        if not self.box(number).turn_over:
+            busted = total() > SIETE_Y_MEDIO_HALVES
+            self.apply(c.DeclareBust(number) if busted else c.Stand(number))
 
 
 class Tally:
@@ -178,11 +188,9 @@ def simulate(
         for _ in range(rounds):
             tally.add_round(play_round_by_rules(deck, seats, stand_halves, settings))
     elif via == "engine":
-        state = SieteState(settings=settings)
+        table = EngineTable(settings, deck, stand_halves)
         for _ in range(rounds):
-            state, results = play_round_by_engine(state, deck, seats, stand_halves)
-            state = replace(state, round=None)
-            tally.add_round(results)
+            tally.add_round(table.play_round(seats))
     else:
         raise ValueError("via is 'rules' or 'engine'")
     return _report(tally, rounds, seats, stand_halves, ties, via)
