@@ -37,6 +37,13 @@ def legal_commands(state: SieteState) -> list[dict[str, Any]]:
         SETTLING: _settling,
     }
     commands = by_phase[phase(round_)](state, round_)
+    if phase(round_) != SETTLING:
+        # A busted box is settled at once: its unknown card is entered as it is collected.
+        commands.extend(
+            {"type": "identify_card", "box": box.number}
+            for box in active_boxes(round_)
+            if box.bust in ("declared", "visible") and any(c.card is None for c in box.cards)
+        )
     commands.append({"type": "reshuffle"})
     commands.append({"type": "void_round"})
     if phase(round_) != BETTING:

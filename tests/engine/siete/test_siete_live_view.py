@@ -77,3 +77,22 @@ def test_a_burn_may_be_recorded_from_the_tablet_before_the_first_wager() -> None
     table.do(RecordCard("5O"))
     assert table.types()[-1] == "card.burned"
     assert table.phase == "betting"
+
+
+def test_a_visibly_busted_box_with_an_unknown_card_is_identified_as_it_is_collected() -> None:
+    from tables.engine.siete import IdentifyCard
+
+    table = Table()
+    table.do(PlaceWager(1, 10))
+    table.do(PlaceWager(2, 10))
+    table.do(RecordCard(None))
+    table.do(RecordCard(None))
+    table.do(RecordCard(None))
+    table.do(RequestDraw(1))
+    table.do(RecordCard("7O"))
+    table.do(RequestDraw(1))
+    table.do(RecordCard("1O"))  # ½ hidden + 8: bust for certain, the hidden card unknown
+    assert {"type": "identify_card", "box": 1} in table.view()["legal"]
+    table.do(IdentifyCard(1, "3C"))
+    assert table.settled(1)["outcome"] == "player_bust"
+    assert table.view()["turn"] == {"hand": "box", "box": 2}
