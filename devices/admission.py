@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from devices.codec.messages import Hello
 from devices.models import Device, DeviceBinding
-from devices.registry.enrollment import current_binding
 
 
 @dataclass(frozen=True)
@@ -47,8 +46,23 @@ def learn_identity(device: Device, hello: Hello) -> None:
             setattr(device, name, value)
 
 
-def admit(device: Device, expected_serial: str, hello: Hello | None = None) -> Admission:
-    binding = current_binding(device)
+def fresh_device_and_binding(device_id: int) -> tuple[Device, DeviceBinding | None]:
+    """The shoe as it stands now (a pit boss may have retired it mid-session), in one query
+    when it is bound."""
+    binding = (
+        DeviceBinding.objects.select_related("device", "table")
+        .filter(device_id=device_id, ended_at__isnull=True, approved_at__isnull=False)
+        .first()
+    )
+    if binding is not None:
+        return binding.device, binding
+    return Device.objects.get(pk=device_id), None
+
+
+def admit(
+    device: Device, expected_serial: str, hello: Hello | None, binding: DeviceBinding | None
+) -> Admission:
+    """`binding` is the device's current binding (see `current_binding`)."""
     if device.serial != expected_serial:
         return Admission(
             binding,

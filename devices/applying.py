@@ -7,6 +7,7 @@ the card was drawn and the line is fine, so it is stored with its verdict and th
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,19 +30,21 @@ class Applied:
     # (kind, message, details) of the alert the pit needs, if any.
     alert: tuple[str, str, dict[str, Any]] | None = None
     opens_hold: bool = False
+    hold_open: bool = True  # whether a hold may be open at the table after this reading
 
 
 def table_has_open_hold(table: Table) -> bool:
     return MisreadHold.objects.filter(table=table, resolved_at__isnull=True).exists()
 
 
-def apply_reading(table: Table, reading: feeding.Reading) -> Applied:
+def apply_reading(table: Table, reading: feeding.Reading, hold_may_be_open: bool = True) -> Applied:
     """What the reading does to the table. The caller holds the table lock."""
     if reading.kind == feeding.CARD:
-        if table_has_open_hold(table):
+        if hold_may_be_open and table_has_open_hold(table):
             return Applied(Verdict.HELD, WAITING_FOR_MISREAD)
         assert reading.card is not None
-        return apply_card(table, reading.card, reading.physical_id)
+        applied = apply_card(table, reading.card, reading.physical_id)
+        return dataclasses.replace(applied, hold_open=applied.opens_hold)
     if reading.kind == feeding.MISREAD:
         return Applied(
             Verdict.HELD,

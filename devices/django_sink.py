@@ -56,6 +56,9 @@ class DjangoLinkSink:
         self._status_bits = 0
         self._last_heartbeat_write: datetime | None = None
         self._was_offline = False
+        # Only this reader opens holds at its table (one shoe per table): while it knows of none,
+        # it need not look for one on every card.
+        self._hold_may_be_open = True
         self._quality = link_quality.Accumulator(expected_serial)
 
     # Session.
@@ -67,7 +70,8 @@ class DjangoLinkSink:
                 device = _quarantine_unknown(hello, self._clock())
             elif device.status == Device.Status.ACTIVE and current_binding(device) is not None:
                 admission.learn_identity(device, hello)
-            return device, admission.admit(device, self.expected_serial, hello)
+            binding = current_binding(device)
+            return device, admission.admit(device, self.expected_serial, hello, binding)
 
         device, admitted = self._retrying(admit)
         self._device, self._hello = device, hello
@@ -113,15 +117,16 @@ class DjangoLinkSink:
 
     def _commit(self, device: Device, boot_id: int, seq: int, message: Message) -> str:
         with transaction.atomic():
-            device.refresh_from_db()  # a pit boss may retire or quarantine it mid-session
-            admitted = admission.admit(device, self.expected_serial, self._hello)
+            device, binding = admission.fresh_device_and_binding(device.pk)
+            admitted = admission.admit(device, self.expected_serial, self._hello, binding)
             table = lock_table(admitted.table_id) if admitted.table_id is not None else None
             game = table.game if table is not None else self._port_game()
             reading = feeding.read_message(message, feeding.deck_for(game or ""))
             if table is None:
                 applied = applying.Applied(Verdict.QUARANTINED, admitted.problem)
             else:
-                applied = applying.apply_reading(table, reading)
+                applied = applying.apply_reading(table, reading, self._hold_may_be_open)
+                self._hold_may_be_open = applied.hold_open
             event = DeviceEvent.objects.create(
                 device=device,
                 boot_id=boot_id,
