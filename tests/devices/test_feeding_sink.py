@@ -13,13 +13,14 @@ from shoe_floor_harness import fast_password_hashing
 from devices.codec.cards import DeckType, card_byte
 from devices.codec.messages import CardDrawn, CardMisread, Hello, ShoeLoaded
 from devices.django_sink import DjangoLinkSink
-from devices.models import Device, DeviceEvent, DeviceIncident, MisreadHold
+from devices.models import Device, DeviceEvent, DeviceGap, DeviceIncident, MisreadHold
 from devices.registry.enrollment import (
     binding_approve,
     binding_request,
     device_enroll,
     device_retire,
 )
+from devices.registry.gaps import gap_resolve
 from devices.registry.holds import misread_resolve
 from tables.engine import siete
 from tables.engine.errors import NotAllowedNowError
@@ -274,3 +275,21 @@ def test_stud_cards_follow_the_deal_and_the_burn_before_fourth_street(
     fourth = TableEvent.objects.filter(table=stud_table, type="card.dealt").order_by("-seq")[0]
     assert (fourth.payload["card"], fourth.payload["street"]) == ("Ad", 4)
     assert verify_table(stud_table).ok
+
+
+def test_a_gap_alerts_the_pit_until_a_pit_boss_writes_it_off(
+    siete_table: Table, siete_shoe: Device, dealer_dora: User, pit_boss_paula: User
+) -> None:
+    line = Line("SIM-SYM-02")
+    assert line.send(ShoeLoaded(DeckType.SPANISH, 1, 7, 0)) == "accepted"
+    line.sink.open_gap(BOOT, 2, 4)
+    gap = DeviceGap.objects.get()
+    assert Alert.objects.filter(table=siete_table, code="shoe_gap").exists()
+    assert line.sink.last_committed_seq(BOOT) == 1
+    with pytest.raises(NotAllowedNowError):
+        gap_resolve(gap_id=gap.pk, by=dealer_dora, note="")
+    gap_resolve(gap_id=gap.pk, by=pit_boss_paula, note="lost in a power cut")
+    assert line.sink.last_committed_seq(BOOT) == 4  # the link resumes after the write-off
+    late = CardDrawn(3, card_byte(DeckType.SPANISH, "2O"), 3, 0, b"\x03")
+    assert line.sink.commit(BOOT, 3, late) == "accepted"  # arrived after all: recorded, late
+    assert line.sink.last_committed_seq(BOOT) == 4
