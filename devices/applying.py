@@ -59,7 +59,23 @@ def apply_reading(table: Table, reading: feeding.Reading, hold_may_be_open: bool
         )
     if reading.kind == feeding.CUT:
         return _apply_cut_card(table)
-    return Applied(Verdict.ACCEPTED)
+    return Applied(Verdict.ACCEPTED, alert=_status_alert(table, reading))
+
+
+def _status_alert(table: Table, reading: feeding.Reading) -> tuple[str, str, dict[str, Any]] | None:
+    """FAULT and TAMPER raised by the shoe, or a shoe loaded with the wrong kind of deck."""
+    payload = reading.payload
+    if reading.message_type == "FAULT" and payload.get("active"):
+        details = {"fault": payload["code"], "severity": payload["severity"]}
+        return ("fault", f"The shoe reports fault 0x{payload['code']:02X}.", details)
+    if reading.message_type == "TAMPER" and payload.get("active"):
+        details = {"tamper": payload["kind"]}
+        return ("tamper", "The shoe reports its lid or enclosure opened.", details)
+    expected = feeding.deck_for(table.game)
+    if reading.message_type == "SHOE_LOADED" and payload.get("deck_type") != expected:
+        details = {"deck_type": payload.get("deck_type")}
+        return ("wrong_deck", "The shoe was loaded with a deck this game does not use.", details)
+    return None
 
 
 def apply_card(table: Table, card: str, physical_id: str | None) -> Applied:

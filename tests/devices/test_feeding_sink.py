@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from shoe_floor_harness import fast_password_hashing
 
 from devices.codec.cards import DeckType, card_byte
-from devices.codec.messages import CardDrawn, CardMisread, Hello, ShoeLoaded
+from devices.codec.messages import CardDrawn, CardMisread, Fault, Hello, ShoeLoaded, Tamper
 from devices.django_sink import DjangoLinkSink
 from devices.models import Device, DeviceEvent, DeviceGap, DeviceIncident, MisreadHold
 from devices.registry.enrollment import (
@@ -293,3 +293,15 @@ def test_a_gap_alerts_the_pit_until_a_pit_boss_writes_it_off(
     late = CardDrawn(3, card_byte(DeckType.SPANISH, "2O"), 3, 0, b"\x03")
     assert line.sink.commit(BOOT, 3, late) == "accepted"  # arrived after all: recorded, late
     assert line.sink.last_committed_seq(BOOT) == 4
+
+
+def test_a_tamper_a_fault_and_a_wrong_deck_alert_the_pit(
+    siete_table: Table, siete_shoe: Device
+) -> None:
+    line = Line("SIM-SYM-02")
+    assert line.send(ShoeLoaded(DeckType.FRENCH, 1, 7, 0)) == "accepted"
+    assert line.send(Tamper(Tamper.KIND_LID, True, 0)) == "accepted"
+    assert line.send(Fault(0x09, 2, True, 0)) == "accepted"
+    assert line.send(Fault(0x09, 2, False, 0)) == "accepted"  # cleared: no alert
+    codes = sorted(Alert.objects.filter(table=siete_table).values_list("code", flat=True))
+    assert codes == ["shoe_fault", "shoe_tamper", "shoe_wrong_deck"]
