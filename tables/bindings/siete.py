@@ -9,6 +9,8 @@ from tables import games
 from tables.engine import siete
 from tables.engine.siete import rules
 
+# Corrections: each carries who asked and the different pit boss who approved.
+APPROVED = frozenset({"void_round", "void_box", "correct_held_card", "move_card", "correct_payout"})
 ROUND_STATUS = {
     rules.NO_ROUND: games.ROUND_NONE,
     rules.SETTLED: games.ROUND_SETTLED,
@@ -33,6 +35,6 @@ BINDING = games.GameBinding(
     live_view=siete.live_view,
     audit_view=siete.audit_view,
     round_status=round_status,
-    approval_commands=frozenset({"void_round", "void_box", "correct_held_card"}),
-    approval_fields=frozenset({"void_round", "void_box", "correct_held_card"}),
+    approval_commands=APPROVED,
+    approval_fields=APPROVED,
 )

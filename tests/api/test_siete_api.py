@@ -169,3 +169,37 @@ def test_a_void_goes_through_a_correction_not_the_tablet(
     assert Round.objects.get(table=siete_table).status == Round.Status.VOIDED
     voided = TableEvent.objects.get(table=siete_table, type="round.voided")
     assert voided.payload["approved_by"] == "pedro"
+
+
+def test_a_wrong_payout_record_is_corrected_with_a_second_pit_boss(
+    client_for: Any, dealer_dora: User, pit_boss_paula: User, pit_boss_pedro: User,
+    siete_table: Table,
+) -> None:  # fmt: skip
+    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet.send("place_wager", box=1, amount=20)
+    tablet.send("record_card", card="3O", face_up=False)
+    tablet.send("record_card", card="4C", face_up=False)
+    tablet.send("reveal", box=1)
+    tablet.send("stand", box=1)
+    tablet.send("reveal_bank")
+    tablet.send("record_card", card="1E")  # bank 5 beats the box's 3: the stake is collected
+    tablet.send("record_payout", box=1, amount=20)  # keyed with the wrong sign
+    assert [alert.code for alert in Alert.objects.all()] == ["payout_mismatch"]
+    asked = client_for(dealer_dora).post(
+        f"/api/tables/{siete_table.pk}/corrections",
+        {"command": {"type": "correct_payout", "data": {"box": 1, "amount": -20, "reason": "typo"}},
+         "reason": "typed +20 for -20"},
+        format="json",
+    )  # fmt: skip
+    assert asked.status_code == 201, asked.json()
+    approved = client_for(pit_boss_pedro).post(f"/api/corrections/{asked.json()['id']}/approve")
+    assert approved.status_code == 200, approved.json()
+    corrected = TableEvent.objects.get(table=siete_table, type="payout.corrected")
+    assert corrected.payload["previous"] == 20
+    assert corrected.payload["amount"] == -20
+    assert (corrected.payload["requested_by"], corrected.payload["approved_by"]) == (
+        "dora",
+        "pedro",
+    )
+    assert Alert.objects.count() == 1  # the corrected figure matches: no new alert
+    assert verify_table(siete_table).ok

@@ -19,6 +19,7 @@ Commands (``type`` on the wire → fields):
 * ``reveal_bank`` card? · ``bank_stand`` (refused below 5; at 5 or more the bank stands by itself).
 * ``identify_card`` box (None = bank), card — an unknown face-down card entered at settlement.
 * ``record_payout`` box, amount — what the dealer paid (+ net win) or collected (- stake).
+* ``correct_payout`` box, amount, reason, requested_by, approved_by — a wrong payout record fixed.
 * ``correct_held_card`` card, requested_by, approved_by — release a duplicate read by the shoe.
 * ``move_card`` from_box, to_box, requested_by, approved_by — a deal card on the wrong box is
   moved (or two are swapped) before the first player decision.
@@ -30,7 +31,8 @@ Events (``Event.type``; data is JSON-ready): ``round.opened``, ``shoe.shuffled``
 ``card.dealt``, ``card.burned``, ``card.dead``, ``card.misdrawn``, ``card.held``,
 ``card.corrected``, ``card.moved``, ``card.revealed``, ``round.held``, ``draw.requested``,
 ``box.stood``, ``box.bust``, ``bank.finished``, ``box.settled``, ``box.voided``, ``round.settled``,
-``round.voided``, ``payout.recorded``, ``settings.changed`` and ``alert.raised`` (data
+``round.voided``, ``payout.recorded``, ``payout.corrected``, ``settings.changed`` and
+``alert.raised`` (data
 ``code``: ``duplicate_card``, ``bank_rule_violation``, ``undeclared_bust``, ``payout_mismatch``,
 ``misdrawn_card``, ``wager_outside_limits``, ``bank_card_exposed``).
 
@@ -46,6 +48,7 @@ from tables.engine.siete.commands import (
     ChangeWager,
     Command,
     CorrectHeldCard,
+    CorrectPayout,
     CutCard,
     DeclareBust,
     IdentifyCard,
@@ -77,6 +80,7 @@ __all__ = [
     "ChangeWager",
     "Command",
     "CorrectHeldCard",
+    "CorrectPayout",
     "CutCard",
     "DeclareBust",
     "IdentifyCard",

@@ -163,6 +163,18 @@ class VoidBox:
 
 
 @dataclass(frozen=True)
+class CorrectPayout:
+    """A payout record entered wrong: the figure the dealer really paid, with approval."""
+
+    type: ClassVar[str] = "correct_payout"
+    box: int
+    amount: int
+    reason: str
+    requested_by: str
+    approved_by: str
+
+
+@dataclass(frozen=True)
 class UpdateSettings:
     type: ClassVar[str] = "update_settings"
     settings: Mapping[str, Any] = field(default_factory=dict)
@@ -185,6 +197,7 @@ Command = (
     | CorrectHeldCard
     | MoveCard
     | RecordPayout
+    | CorrectPayout
     | Reshuffle
     | CutCard
     | VoidRound
@@ -211,6 +224,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         CorrectHeldCard,
         MoveCard,
         RecordPayout,
+        CorrectPayout,
         Reshuffle,
         CutCard,
         VoidRound,

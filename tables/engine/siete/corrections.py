@@ -13,6 +13,7 @@ from tables.engine.siete.checks import (
 )
 from tables.engine.siete.commands import (
     CorrectHeldCard,
+    CorrectPayout,
     CutCard,
     MoveCard,
     RecordPayout,
@@ -129,6 +130,39 @@ def record_payout(b: EventBuilder, command: RecordPayout) -> None:
         b.alert(
             "payout_mismatch",
             f"Box {number} was settled for {command.amount}, but the rules give {expected}.",
+            box=number,
+            expected=expected,
+            recorded=command.amount,
+        )
+
+
+def correct_payout(b: EventBuilder, command: CorrectPayout) -> None:
+    """Replace a recorded payout figure; the mismatch check runs again on the new figure."""
+    number = verify_box_number(command.box)
+    reason = verify_reason(command.reason)
+    verify_approval(command.requested_by, command.approved_by)
+    if isinstance(command.amount, bool) or not isinstance(command.amount, int):
+        reject("invalid_amount", "A payout is a whole amount: + paid, - collected, 0 for a push.")
+    box = b.round.box(number)
+    if box is None or box.recorded_payout is None:
+        refuse("payout_not_recorded", f"No payout is recorded for box {number} to correct.")
+    returned_whole = b.round.voided or box.removed is not None
+    expected = 0 if returned_whole or box.result is None else box.result.net
+    b.emit(
+        "payout.corrected",
+        box=number,
+        amount=command.amount,
+        previous=box.recorded_payout,
+        expected=expected,
+        difference=command.amount - expected,
+        reason=reason,
+        requested_by=command.requested_by,
+        approved_by=command.approved_by,
+    )
+    if command.amount != expected:
+        b.alert(
+            "payout_mismatch",
+            f"Box {number} was corrected to {command.amount}, but the rules give {expected}.",
             box=number,
             expected=expected,
             recorded=command.amount,

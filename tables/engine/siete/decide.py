@@ -12,6 +12,7 @@ from tables.engine.siete.automatic import apply_automatic_rules
 from tables.engine.siete.builder import EventBuilder
 from tables.engine.siete.corrections import (
     correct_held_card,
+    correct_payout,
     cut_card,
     move_card,
     record_payout,
@@ -51,6 +52,7 @@ _HANDLERS: dict[type[Any], Callable[[EventBuilder, Any], None]] = {
     c.CorrectHeldCard: correct_held_card,
     c.MoveCard: move_card,
     c.RecordPayout: record_payout,
+    c.CorrectPayout: correct_payout,
     c.Reshuffle: reshuffle,
     c.CutCard: cut_card,
     c.VoidRound: void_round,

@@ -247,6 +247,7 @@ _HANDLERS: dict[str, Callable[[SieteState, Data], SieteState]] = {
     "round.voided": _round_voided,
     "card.moved": _card_moved,
     "payout.recorded": _payout_recorded,
+    "payout.corrected": _payout_recorded,
     "alert.raised": _alert_raised,
 }
 

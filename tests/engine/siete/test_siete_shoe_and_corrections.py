@@ -316,3 +316,26 @@ def test_deal_cards_on_the_wrong_boxes_are_moved_with_approval_before_any_decisi
     assert [b["cards"][0]["card"] for b in audit["boxes"]] == ["3C", "2O"]
     table.do(Stand(1))
     assert refusal(table, MoveCard(1, 2, "dealer", "pit")) == "decisions_started"
+
+
+def test_a_payout_record_is_corrected_only_with_approval_and_checked_again() -> None:
+    from tables.engine.siete import CorrectPayout, Reveal
+
+    table = Table()
+    table.do(PlaceWager(1, 20))
+    table.do(RecordCard("3O", face_up=False))
+    table.do(RecordCard("4C", face_up=False))
+    table.do(Reveal(1))
+    table.do(Stand(1))
+    table.do(RevealBank())
+    table.do(RecordCard("1E"))
+    assert refusal(table, CorrectPayout(1, -20, "typo", "dora", "pedro")) == "payout_not_recorded"
+    table.do(RecordPayout(1, 20))
+    assert refusal(table, CorrectPayout(1, -20, "typo", "dora", "dora")) == "approver_must_differ"
+    events = table.do(CorrectPayout(1, 10, "typo", "dora", "pedro"))
+    assert [event.type for event in events] == ["payout.corrected", "alert.raised"]
+    table.do(CorrectPayout(1, -20, "typo again", "dora", "pedro"))
+    assert table.state.round is not None
+    box = table.state.round.box(1)
+    assert box is not None
+    assert box.recorded_payout == -20
