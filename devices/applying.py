@@ -80,7 +80,13 @@ def _status_alert(table: Table, reading: feeding.Reading) -> tuple[str, str, dic
 
 def apply_card(table: Table, card: str, physical_id: str | None) -> Applied:
     state = engine_state.current_state(table)
-    command = feeding.card_command(table.game, state, card, physical_id)
+    try:
+        command = feeding.card_command(table.game, state, card, physical_id)
+    except ValueError:
+        message = f"No shoe deals at a {table.game} table; the card was not applied."
+        return Applied(
+            Verdict.REJECTED, "game_not_dealt_by_shoe", alert=("card_refused", message, {})
+        )
     try:
         outcome = table_command(table_id=table.pk, command=command, actor=None, source="shoe")
     except RuleError as refusal:

@@ -8,6 +8,7 @@ returns only after that transaction commits, so the link ACKs only what is durab
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -28,6 +29,7 @@ from devices.registry.enrollment import current_binding, device_quarantine
 from tables.services.commands import lock_table
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 Verdict = DeviceEvent.Verdict
 HEARTBEAT_WRITE_EVERY = timedelta(seconds=5)
 STATUS_BITS = {
@@ -125,7 +127,7 @@ class DjangoLinkSink:
             if table is None:
                 applied = applying.Applied(Verdict.QUARANTINED, admitted.problem)
             else:
-                applied = applying.apply_reading(table, reading, self._hold_may_be_open)
+                applied = _apply_safely(table, reading, self._hold_may_be_open)
                 self._hold_may_be_open = applied.hold_open
             event = DeviceEvent.objects.create(
                 device=device,
@@ -261,6 +263,27 @@ class DjangoLinkSink:
                 close_old_connections()
                 time.sleep(0.1 * attempt)
         raise AssertionError("unreachable")
+
+
+def _apply_safely(table: Any, reading: feeding.Reading, hold_may_be_open: bool) -> applying.Applied:
+    """Apply in a savepoint; a fault of ours is stored with the event and alerted, never lost.
+
+    The daemon must outlive any one event: a card it cannot apply is kept (verdict `rejected`,
+    reason `internal_error`) and ACKed, so the line goes on and the pit decides.
+    """
+    try:
+        with transaction.atomic():
+            return applying.apply_reading(table, reading, hold_may_be_open)
+    except DatabaseError:
+        raise
+    except Exception as error:
+        logger.exception("shoe event could not be applied at table %s", table.pk)
+        message = f"A shoe event could not be applied ({type(error).__name__}); check the round."
+        return applying.Applied(
+            Verdict.REJECTED,
+            "internal_error",
+            alert=("card_refused", message, {"refusal": "internal_error"}),
+        )
 
 
 def _follow_up(event: DeviceEvent, table: Any, applied: applying.Applied) -> None:

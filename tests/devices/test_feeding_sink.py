@@ -305,3 +305,22 @@ def test_a_tamper_a_fault_and_a_wrong_deck_alert_the_pit(
     assert line.send(Fault(0x09, 2, False, 0)) == "accepted"  # cleared: no alert
     codes = sorted(Alert.objects.filter(table=siete_table).values_list("code", flat=True))
     assert codes == ["shoe_fault", "shoe_tamper", "shoe_wrong_deck"]
+
+
+def test_a_fault_of_ours_while_applying_a_card_is_stored_alerted_and_the_line_goes_on(
+    siete_table: Table, siete_shoe: Device, dealer_dora: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start_siete_round(siete_table, dealer_dora, {1: 20})
+    line = Line("SIM-SYM-02")
+
+    def broken(*_: Any) -> None:
+        raise KeyError("a bug")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("devices.applying.apply_card", broken)
+        assert line.card("5O") == "rejected"
+    kept = DeviceEvent.objects.get()
+    assert (kept.reason, kept.card) == ("internal_error", "5O")
+    assert Alert.objects.filter(table=siete_table, code="shoe_card_refused").exists()
+    assert line.card("6O") == "accepted"
+    assert verify_table(siete_table).ok
