@@ -62,10 +62,12 @@ def erasable_log() -> Iterator[None]:
         cursor.execute("PRAGMA foreign_keys = OFF")
         for statement in LOG_GUARD.SQLITE_REMOVE:
             cursor.execute(statement)
-        cursor.execute("DELETE FROM tables_tableevent")
-        for statement in LOG_GUARD.SQLITE_INSTALL:
-            cursor.execute(statement)
-        cursor.execute("PRAGMA foreign_keys = ON")
+        try:
+            cursor.execute("DELETE FROM tables_tableevent")
+        finally:
+            for statement in LOG_GUARD.SQLITE_INSTALL:
+                cursor.execute(statement)
+            cursor.execute("PRAGMA foreign_keys = ON")
 
 
 def bind_shoe(
