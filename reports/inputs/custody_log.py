@@ -34,7 +34,8 @@ CREDIT = "custody.credit"
 SLIP_VOIDED = "custody.slip_voided"
 BUY_IN = "custody.buy_in"
 DROP_COUNTED = "custody.drop_counted"
-CUSTODY_PREFIX = "custody."
+# Listed rather than matched by prefix, so the (table, type) index serves the lookup.
+CUSTODY_TYPES = (OPENER, CLOSER, FILL, CREDIT, SLIP_VOIDED, BUY_IN, DROP_COUNTED)
 
 
 def chips_payload(chips: Mapping[int, int]) -> dict[str, int]:
@@ -126,7 +127,7 @@ def custody_events(table: Table, key: ShiftKey) -> list[TableEvent]:
     return list(
         TableEvent.objects.filter(
             table=table,
-            type__startswith=CUSTODY_PREFIX,
+            type__in=CUSTODY_TYPES,
             payload__gaming_day=key.gaming_day.isoformat(),
             payload__shift=key.shift,
         ).order_by("seq")

@@ -7,6 +7,7 @@ The audit views are the engines' own: Siete y Medio lists every box's computed s
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -35,17 +36,34 @@ def shift_window(table: Table, key: ShiftKey) -> tuple[int, int] | None:
     return seqs["custody.opener"], seqs.get("custody.closer", table.head_seq)
 
 
-def shift_rounds(table: Table, window: tuple[int, int] | None) -> list[Round]:
+# Only the parts of an audit view the reports read: far less JSON to fetch and decode.
+SUMMARY_KEYS = ("results", "voided", "result", "phase", "seats")
+
+
+@dataclass(frozen=True)
+class RoundAmounts:
+    number: int
+    status: str
+    state: dict[str, Any]
+
+
+def shift_rounds(table: Table, window: tuple[int, int] | None) -> list[RoundAmounts]:
+    """The rounds whose last event lies in the shift's window, finished ones only."""
     if window is None:
         return []
-    return list(
+    rows = (
         Round.objects.filter(table=table, last_seq__range=window)
         .exclude(status=Round.Status.OPEN)
         .order_by("number")
+        .values_list("number", "status", *(f"state__{key}" for key in SUMMARY_KEYS))
     )
+    return [
+        RoundAmounts(number, status, dict(zip(SUMMARY_KEYS, parts, strict=True)))
+        for number, status, *parts in rows
+    ]
 
 
-def round_summary(game: str, round_: Round) -> RoundSummary:
+def round_summary(game: str, round_: RoundAmounts) -> RoundSummary:
     if game == STUD:
         return stud_summary(str(round_.number), round_.state)
     return siete_summary(
@@ -69,7 +87,9 @@ def siete_summary(round_id: str, state: Mapping[str, Any], *, voided: bool) -> R
         ),
         pushes=sum(1 for row in results if row["outcome"] == "push"),
         busts=sum(1 for row in results if row["outcome"] == "player_bust"),
-        breakage=sum((Fraction(row["breakage"]) for row in results), Fraction(0)),
+        breakage=sum(
+            (Fraction(row["breakage"]) for row in results if row["breakage"] != "0"), Fraction(0)
+        ),
     )
 
 
