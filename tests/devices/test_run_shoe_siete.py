@@ -70,7 +70,7 @@ def play_turns(tablet: Tablet, shoe: Any) -> dict[str, Any]:
     raise AssertionError("the round did not finish")
 
 
-def test_a_siete_round_takes_every_card_from_the_shoe(
+def test_a_siete_round_takes_every_card_from_the_shoe_and_the_tablet_must_agree_with_it(
     tmp_path: Path,
     siete_table: Table,
     dealer_dora: User,
@@ -91,6 +91,11 @@ def test_a_siete_round_takes_every_card_from_the_shoe(
         shown = [card for box in state["boxes"] for card in box["cards"]]
         assert shown == [{"face_down": True}, {"face_down": True}]
         assert not any(code in str(state) for code in initial)
+        # The tablet and the shoe must agree on a card both report.
+        wrong = next(code for code in ("1O", "2O", "3O", "4O") if code not in initial)
+        refused = tablet.send("reveal", expect=409, box=1, card=wrong)
+        assert refused["code"] == "card_mismatch"
+        tablet.send("reveal", box=1, card=initial[0])
         state = play_turns(tablet, shoe)
         drawn = [entry["card"] for entry in shoe.log if entry["card"] != "cut"]
     assert state["phase"] == "settled"

@@ -42,10 +42,11 @@ class Tablet:
         self.client = client
         self.table = table
 
-    def send(self, command: str, **data: Any) -> None:
+    def send(self, command: str, expect: int = 201, **data: Any) -> dict[str, Any]:
         url = f"/api/tables/{self.table.pk}/stud/{command.replace('_', '-')}"
         response = self.client.post(url, data, format="json")
-        assert response.status_code == 201, response.json()
+        assert response.status_code == expect, response.json()
+        return dict(response.json())
 
     def state(self) -> dict[str, Any]:
         return dict(self.client.get(f"/api/tables/{self.table.pk}").json()["state"])
@@ -62,6 +63,11 @@ def play_hand(tablet: Tablet, shoe: Any) -> dict[str, Any]:
             action = next(kind for kind in PASSIVE if kind in legal)
             tablet.send(action, seat=state["to_act"], amount=legal[action]["amount"])
         elif state["phase"] == "showdown":
+            # What the tablet says about a hand the shoe read must agree with the shoe.
+            drawn = {entry["card"] for entry in shoe.log}
+            others = [c for c in ("2c", "3c", "4c", "5c", "6c", "7c", "8c") if c not in drawn]
+            claim = {"seat": state["next_to_show"], "cards": others[:3]}
+            assert tablet.send("show", expect=422, **claim)["code"] == "card_mismatch"
             tablet.send("show", seat=state["next_to_show"])
         elif state["phase"] == "awarding":
             tablet.send("award_pots")
@@ -70,7 +76,7 @@ def play_hand(tablet: Tablet, shoe: Any) -> dict[str, Any]:
     raise AssertionError("the hand did not finish")
 
 
-def test_a_stud_hand_takes_every_card_and_burn_from_the_shoe(
+def test_a_stud_hand_takes_every_card_and_burn_from_the_shoe_and_the_tablet_must_agree(
     tmp_path: Path,
     stud_table: Table,
     dealer_dora: User,
