@@ -266,14 +266,14 @@ class DjangoLinkSink:
 
 
 def _apply_safely(table: Any, reading: feeding.Reading, hold_may_be_open: bool) -> applying.Applied:
-    """Apply in a savepoint; a fault of ours is stored with the event and alerted, never lost.
+    """A fault of ours is stored with the event and alerted, never lost.
 
     The daemon must outlive any one event: a card it cannot apply is kept (verdict `rejected`,
-    reason `internal_error`) and ACKed, so the line goes on and the pit decides.
+    reason `internal_error`) and ACKed, so the line goes on and the pit decides. Writes happen
+    only inside `table_command`, whose own savepoint undoes them when it fails.
     """
     try:
-        with transaction.atomic():
-            return applying.apply_reading(table, reading, hold_may_be_open)
+        return applying.apply_reading(table, reading, hold_may_be_open)
     except DatabaseError:
         raise
     except Exception as error:

@@ -37,6 +37,7 @@ class ShoeRun:
     stop: threading.Event = field(default_factory=threading.Event)
     readers: int = 0
     database_failures: int = 0
+    reader_failures: int = 0
     idle_exit: bool = False
     reader: ShoeLinkReader | None = None
 
@@ -103,6 +104,11 @@ def run_shoe(
                 run.database_failures += 1
                 logger.exception("database error on shoe %s; restarting its reader", serial)
                 _release_connection()
+                run.stop.wait(DATABASE_RETRY_S)
+            except Exception:
+                # Nothing un-committed was ACKed: a new reader resynchronises from the store.
+                run.reader_failures += 1
+                logger.exception("reader of shoe %s failed; restarting it", serial)
                 run.stop.wait(DATABASE_RETRY_S)
     finally:
         run.stop.set()

@@ -8,9 +8,11 @@ import queue
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import OperationalError
 from shoe_floor_harness import (
     QUIET_LINK,
     bind_shoe,
@@ -20,6 +22,7 @@ from shoe_floor_harness import (
 from shoe_link_harness import make_simulator, relayed_line, wait_until
 
 from devices.codec.cards import DeckType
+from devices.django_sink import DjangoLinkSink
 from devices.models import Device, DeviceEvent, DeviceIncident, LinkQuality
 from devices.shoe_daemon import ShoeRun, run_shoe
 from devices.simulator.faults import FaultPlan
@@ -149,3 +152,39 @@ def test_three_missed_heartbeats_put_the_shoe_offline_and_alert_the_pit(
     kinds = list(DeviceIncident.objects.order_by("id").values_list("kind", flat=True))
     assert kinds[-2:] == ["offline", "online"]
     assert Device.objects.get(serial=SERIAL).online
+
+
+class DatabaseOutageOnce(DjangoLinkSink):
+    """The database fails the first commit this process attempts (a restart, a failover)."""
+
+    failed = False
+
+    def commit(self, boot_id: int, seq: int, message: Any) -> str:
+        if not DatabaseOutageOnce.failed:
+            DatabaseOutageOnce.failed = True
+            raise OperationalError("server closed the connection unexpectedly")
+        return super().commit(boot_id, seq, message)
+
+
+def test_a_database_outage_restarts_the_reader_and_loses_no_card(
+    tmp_path: Path, table: Table
+) -> None:
+    with relayed_line(tmp_path) as wiring:
+        simulator = make_simulator(wiring.device_url, serial=SERIAL, cards=6, seed=4, decks=1)
+        shoe = threading.Thread(target=simulator.run, daemon=True)
+        shoe.start()
+        run = ShoeRun(SERIAL, wiring.host_url)
+
+        def watch() -> None:
+            wait_until(lambda: simulator.finished, 20)
+            run.stop.set()
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        run_shoe(SERIAL, wiring.host_url, settings=QUIET_LINK, run=run,
+                 sink_factory=DatabaseOutageOnce)  # fmt: skip
+        simulator.stop.set()
+        shoe.join(timeout=5)
+    assert simulator.finished
+    assert (run.database_failures, run.readers) == (1, 2)
+    assert recorded_in_order() == drawn_in_order(simulator)
