@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -196,7 +197,14 @@ class CustodyView(APIView):
 
     permission_classes = (IsPitBoss,)
 
-    @extend_schema(summary="A table's custody for one shift")
+    @extend_schema(
+        summary="A table's custody for one shift",
+        parameters=[
+            OpenApiParameter("gaming_day", str, required=True, description="YYYY-MM-DD"),
+            OpenApiParameter("shift", str, required=True),
+        ],
+        responses=OpenApiResponse(OpenApiTypes.OBJECT, description="The ledger's totals"),
+    )
     def get(self, request: Request, table_id: int) -> Response:
         table = Table.objects.filter(pk=table_id).first()
         if table is None:

@@ -37,7 +37,7 @@ FILTERS = [
     OpenApiParameter("gaming_day", str, description="YYYY-MM-DD"),
     OpenApiParameter("shift", str),
     OpenApiParameter("table", str, description="table name"),
-    OpenApiParameter("kind", str, enum=Report.Kind.values),
+    OpenApiParameter("kind", str, description="table_shift, floor_summary, cashier or audit"),
 ]
 
 
@@ -150,7 +150,10 @@ def start_run_after_commit(
 class RunDetailView(APIView):
     permission_classes = (SeesSomeReports,)
 
-    @extend_schema(summary="Follow a report run: status, progress and the report it made")
+    @extend_schema(
+        summary="Follow a report run: status, progress and the report it made",
+        responses=JobRunSerializer,
+    )
     def get(self, request: Request, run_id: str) -> Response:
         job = JobRun.objects.filter(pk=run_id).first()
         if job is None:

@@ -199,3 +199,10 @@ def test_a_report_of_a_shift_still_open_is_provisional_or_refused(
     assert run["status"] == "failed"
     assert run["detail"]["error"]["code"] == "shift_still_open"
     assert not Report.objects.filter(kind="cashier").exists()
+
+
+def test_a_run_of_an_unknown_kind_is_refused(client_for: Any, auditor_alba: User) -> None:
+    request = {"kind": "tips", "gaming_day": "2026-01-15", "shift": "day"}
+    response = client_for(auditor_alba).post(url("runs"), request, format="json")
+    assert response.status_code == 400
+    assert "kind" in body(response)["fields"]
