@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth.models import User
 from shoe_floor_harness import bind_shoe, erasable_log, fast_password_hashing, shoe_at_table
 
-from devices.models import DeviceEvent
-from tables.models import Round, Table, TableEvent
+from devices.models import DeviceEvent, MisreadHold
+from tables.models import Alert, Round, Table, TableEvent
 from tables.services.floor import dealer_assign, table_create, table_set_status
 from tables.verification import verify_table
 
@@ -111,4 +111,43 @@ def test_a_siete_round_takes_every_card_from_the_shoe_and_the_tablet_must_agree_
     assert {event.verdict for event in cards} == {DeviceEvent.Verdict.ACCEPTED}
     assert [event.table_event_id for event in cards] == [row.pk for row in dealt]
     assert Round.objects.get(table=siete_table).status == Round.Status.CLOSED
+    assert verify_table(siete_table).ok
+
+
+def test_a_misread_holds_the_deal_until_the_dealer_enters_the_card_and_a_pit_boss_approves(
+    tmp_path: Path,
+    siete_table: Table,
+    dealer_dora: User,
+    pit_boss_paula: User,
+    pit_boss_pedro: User,
+    client_for: Any,
+) -> None:
+    bind_shoe(siete_table, "SIM-SYM-01", requested_by=pit_boss_paula, approved_by=pit_boss_pedro)
+    tablet = Tablet(client_for(dealer_dora), siete_table)
+    with shoe_at_table(tmp_path, "SIM-SYM-01", seed=12) as shoe:
+        assert shoe.settled(), "the shoe's session did not start"
+        tablet.send("start_round")
+        tablet.send("place_wager", box=1, amount=20)
+        tablet.send("place_wager", box=2, amount=10)
+        shoe.draw()  # box 1
+        assert shoe.perform("misread")["card"] == "misread"  # box 2's card, unread
+        bank_card = shoe.draw()[0]  # waits behind the unread card
+        state = tablet.state()
+        assert [len(box["cards"]) for box in state["boxes"]] == [1, 0]
+        hold = MisreadHold.objects.get()
+        pit = client_for(pit_boss_paula)
+        entered = next(
+            c for c in ("1C", "2C", "3C", "4C") if c not in (shoe.log[0]["card"], bank_card)
+        )
+        assert pit.post(f"/api/devices/holds/{hold.pk}/approve").status_code == 409
+        entry = tablet.client.post(f"/api/devices/holds/{hold.pk}/entry", {"card": entered})
+        assert entry.status_code == 200
+        assert pit.post(f"/api/devices/holds/{hold.pk}/approve").status_code == 200
+        state = tablet.state()
+    assert state["turn"] == {"hand": "box", "box": 1}
+    dealt = TableEvent.objects.filter(table=siete_table, type="card.dealt").order_by("seq")
+    assert [(row.payload["card"], row.source) for row in dealt] == [
+        (shoe.log[0]["card"], "shoe"), (entered, "tablet"), (bank_card, "shoe")
+    ]  # fmt: skip
+    assert Alert.objects.filter(table=siete_table, code="shoe_misread").exists()
     assert verify_table(siete_table).ok
