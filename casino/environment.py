@@ -13,6 +13,8 @@ from urllib.parse import urlparse
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+# Writers on one table queue up behind SQLite's single write lock instead of failing.
+SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 
@@ -57,7 +59,9 @@ def database_from_url(url: str) -> dict[str, Any]:
         config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=600))
     except Exception as error:  # the parser raises several types for one cause: a bad URL
         raise ImproperlyConfigured(f"DATABASE_URL could not be read: {error}") from None
-    if parsed.scheme != "sqlite":
+    if parsed.scheme == "sqlite":
+        config["OPTIONS"] = dict(SQLITE_OPTIONS)
+    else:
         # Persistent connections need a liveness check so a restarted server does not
         # surface as an error on the first request after it.
         config["CONN_HEALTH_CHECKS"] = True

@@ -13,7 +13,13 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from casino.environment import checked_redis_url, database_from_url, env_flag, env_int
+from casino.environment import (
+    SQLITE_OPTIONS,
+    checked_redis_url,
+    database_from_url,
+    env_flag,
+    env_int,
+)
 from casino.production import refuse_unsafe_production
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -86,8 +92,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "casino.sqlite3",
-            # Writers on one table queue up behind SQLite's single write lock instead of failing.
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -6,3 +6,9 @@ class DevicesConfig(AppConfig):
 
     name = "devices"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from devices.feed_check import online_shoe_feeds
+        from tables.card_feeds import register_feed_check
+
+        register_feed_check(online_shoe_feeds)

@@ -26,11 +26,14 @@ from tables.api.serializers import (
     TableCreateSerializer,
     TableSerializer,
 )
+from tables.card_feeds import device_feeds_table
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Table, TableEvent
 from tables.services import floor
 from tables.services.commands import CommandOutcome, table_command
 
+# Commands that put a card on the table: the shoe's job while one is online at the table.
+CARD_COMMANDS = frozenset({"record_card", "burn"})
 STATE = OpenApiResponse(
     OpenApiTypes.OBJECT, description="The table, the events appended and the live state"
 )
@@ -193,6 +196,11 @@ def run_command(request: Request, table: Table, command_type: str, data: Any) ->
         raise NotAllowedNowError(
             f"{command_type} needs a pit boss's approval: ask for it as a correction.",
             code="needs_approval",
+        )
+    if command_type in CARD_COMMANDS and device_feeds_table(table.pk):
+        raise NotAllowedNowError(
+            "The shoe is reading this table's cards; do not enter them on the tablet.",
+            code="shoe_feeds_table",
         )
     if command_type in binding.service_commands:
         raise NotAllowedNowError(

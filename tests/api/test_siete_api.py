@@ -203,3 +203,27 @@ def test_a_wrong_payout_record_is_corrected_with_a_second_pit_boss(
     )
     assert Alert.objects.count() == 1  # the corrected figure matches: no new alert
     assert verify_table(siete_table).ok
+
+
+def test_the_tablet_enters_no_card_while_the_tables_shoe_is_online(
+    client_for: Any, dealer_dora: User, pit_boss_paula: User, pit_boss_pedro: User,
+    siete_table: Table,
+) -> None:  # fmt: skip
+    from django.utils import timezone
+
+    from devices.models import Device, DeviceBinding
+
+    shoe = Device.objects.create(
+        serial="SIM-T", status=Device.Status.ACTIVE, online=True, enrolled_at=timezone.now()
+    )
+    DeviceBinding.objects.create(
+        device=shoe, table=siete_table, requested_by=pit_boss_paula, requested_at=timezone.now(),
+        approved_by=pit_boss_pedro, approved_at=timezone.now(),
+    )  # fmt: skip
+    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet.send("place_wager", box=1, amount=20)
+    refused = tablet.send("record_card", expect=409, card="3O")
+    assert refused["code"] == "shoe_feeds_table"
+    shoe.online = False
+    shoe.save(update_fields=["online"])
+    tablet.send("record_card", card="3O")  # the shoe is offline: the dealer carries on

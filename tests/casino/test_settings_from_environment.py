@@ -44,6 +44,11 @@ def test_postgres_url_gets_persistent_checked_connections() -> None:
     assert config["CONN_HEALTH_CHECKS"] is True
 
 
+def test_a_sqlite_url_keeps_the_write_lock_options(tmp_path: Path) -> None:
+    config = database_from_url(f"sqlite:///{tmp_path}/floor.sqlite3")
+    assert config["OPTIONS"] == {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+
+
 def test_malformed_redis_url_names_the_variable() -> None:
     with pytest.raises(ImproperlyConfigured, match="REDIS_URL"):
         checked_redis_url("http://localhost")
