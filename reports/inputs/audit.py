@@ -150,15 +150,18 @@ def _shift_findings(
                 findings.payout_mismatches.append(
                     PayoutMismatch(table.name, str(round_.number), box, computed, paid)
                 )
-    devices = TableEvent.objects.filter(table=table, seq__range=window, type__startswith="device.")
-    for event in devices.order_by("seq"):
+    # The shoe's incidents are appended as `device.<kind>` facts (devices/registry/alerts.py).
+    devices = TableEvent.objects.filter(
+        table=table, seq__range=window, type__startswith="device."
+    ).order_by("seq")
+    for event in devices:
         findings.device_incidents.append(
             DeviceIncident(
-                device=str(event.payload.get("device", "")),
+                device=str(event.payload.get("serial") or event.payload.get("device", "")),
                 table=table.name,
                 kind=event.type.removeprefix("device."),
                 at=event.occurred_at,
-                detail=str(event.payload.get("detail", "")),
+                detail=str(event.payload.get("message") or event.payload.get("detail", "")),
             )
         )
     _alerts(table, window, findings)
@@ -208,19 +211,20 @@ def _corrections(
 
 def _manual_entries(table: Table, window: tuple[int, int], findings: AuditFindings) -> None:
     """A card typed on the tablet, against a shoe read of the same physical card if any."""
-    card_events = list(
-        TableEvent.objects.filter(
-            table=table, seq__range=window, type__in=CARD_EVENTS
-        ).select_related("round")
-    )
-    shoe_reads = {
-        (event.round_id, event.payload.get("physical_id")): event.payload.get("card")
-        for event in card_events
-        if event.payload.get("source") == "shoe" and event.payload.get("physical_id")
+    cards = TableEvent.objects.filter(table=table, seq__range=window, type__in=CARD_EVENTS)
+    typed = list(cards.filter(payload__source="tablet").select_related("round").order_by("seq"))
+    if not typed:
+        return
+    physical_ids = {event.payload.get("physical_id") for event in typed} - {None}
+    shoe_reads: dict[tuple[int | None, Any], Any] = {
+        (round_id, physical_id): card
+        for round_id, physical_id, card in cards.filter(
+            payload__source="shoe", payload__physical_id__in=sorted(physical_ids)
+        ).values_list("round_id", "payload__physical_id", "payload__card")
     }
-    for event in card_events:
+    for event in typed:
         card = event.payload.get("card")
-        if event.payload.get("source") != "tablet" or not card:
+        if not card:
             continue
         findings.manual_entries.append(
             ManualEntry(
