@@ -65,7 +65,7 @@ def table_shift_report(
     """One table's shift report; inside a floor chord, ``parent_job_id`` gets the progress."""
     key = parse_shift_key(gaming_day, shift)
     report = _run(
-        job_id,
+        job_id or parent_job_id,
         lambda: produce_report(
             Report.Kind.TABLE_SHIFT,
             key,
@@ -75,6 +75,7 @@ def table_shift_report(
             job_id=job_id or parent_job_id,
             before_store=_fault_injection_pause,
         ),
+        finishes_job=job_id is not None,
     )
     if parent_job_id is not None:
         _advance_progress(parent_job_id)
@@ -116,7 +117,13 @@ def audit_table_findings(
 ) -> dict[str, Any]:
     """One table's chain verification, replay and findings: the audit chord's header, so the
     workers verify the floor's tables side by side."""
-    findings = table_findings(Table.objects.get(pk=table_id), parse_shift_key(gaming_day, shift))
+    try:
+        table = Table.objects.get(pk=table_id)
+        findings = table_findings(table, parse_shift_key(gaming_day, shift))
+    except Exception as error:
+        # The chord's body will not run: the audit run fails here, visibly.
+        _finish(parent_job_id, None, error={"code": "table_audit_failed", "message": str(error)})
+        raise
     if parent_job_id is not None:
         _advance_progress(parent_job_id)
     return findings_to_json(findings)
@@ -250,10 +257,11 @@ def _job_with(job: JobRun | None, kind: str, detail: dict[str, Any]) -> JobRun:
     return job
 
 
-def _run(job_id: str | None, work: Any) -> int | None:
+def _run(job_id: str | None, work: Any, *, finishes_job: bool = True) -> int | None:
     """Run ``work`` under the JobRun's status. A rule refusal fails the run with its code and
-    is not retried (the same inputs would be refused again)."""
-    if job_id is not None:
+    is not retried (the same inputs would be refused again). A chord's header job does not
+    finish its parent run (``finishes_job=False``) but does fail it."""
+    if job_id is not None and finishes_job:
         _mark_running(job_id)
     try:
         report = work()
@@ -263,7 +271,8 @@ def _run(job_id: str | None, work: Any) -> int | None:
     except Exception as error:
         _finish(job_id, None, error={"code": "internal_error", "message": str(error)})
         raise
-    _finish(job_id, report)
+    if finishes_job:
+        _finish(job_id, report)
     return int(report.pk)
 
 
@@ -295,11 +304,12 @@ def _finish(job_id: str | None, report: Report | None, error: dict[str, str] | N
 
 
 def _advance_progress(job_id: str) -> None:
+    """One more table done in a chord's header; a run already failed stays failed."""
     job = JobRun.objects.filter(pk=job_id).first()
     if job is None:
         return
     step = max(1, TABLE_SHARE_OF_FLOOR_PROGRESS // max(1, int(job.detail.get("tables", 1))))
-    JobRun.objects.filter(pk=job_id).update(
+    JobRun.objects.filter(pk=job_id).exclude(status=JobRun.Status.FAILED).update(
         status=JobRun.Status.RUNNING,
         progress_percent=Least(F("progress_percent") + step, TABLE_SHARE_OF_FLOOR_PROGRESS),
     )

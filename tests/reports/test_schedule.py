@@ -10,7 +10,8 @@ from casino.celery import app
 from reports.models import JobRun, Report
 from reports.schedule import shift_end_beat_schedule
 from reports.shifts import floor_clock
-from reports.tasks import shift_end_reports
+from reports.tasks import audit_table_findings, shift_end_reports, table_shift_report
+from tables.models import Table
 from tests.reports.custody_floor import Floor, past_shift
 
 
@@ -42,3 +43,21 @@ def test_the_shift_end_job_reports_the_shift_that_ended_once(
     )
     assert {report.kind for report in Report.objects.all()} == set(Report.Kind.values)
     assert shift_end_reports(ended_shift=key.shift) == []
+
+
+@pytest.mark.django_db
+def test_a_table_job_that_fails_inside_a_chord_fails_its_run(floor: Floor) -> None:
+    key = past_shift(floor)
+    run = JobRun.objects.create(kind="floor_summary", detail={"tables": 2})
+    with pytest.raises(Table.DoesNotExist):
+        table_shift_report(
+            None, 999_999, key.gaming_day.isoformat(), key.shift, False, True, str(run.pk)
+        )
+    with pytest.raises(Table.DoesNotExist):
+        audit_table_findings(999_999, key.gaming_day.isoformat(), key.shift, str(run.pk))
+    table_shift_report(
+        None, floor.table.pk, key.gaming_day.isoformat(), key.shift, False, True, str(run.pk)
+    )
+    run.refresh_from_db()
+    assert run.status == JobRun.Status.FAILED
+    assert run.detail["error"]["code"] == "table_audit_failed"
