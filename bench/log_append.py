@@ -25,7 +25,7 @@ def main() -> None:
     args = parser.parse_args()
     setup(require_postgres=True)
 
-    from django.db import connection
+    from django.db import connection, transaction
     from django.utils import timezone
 
     from tables import games
@@ -56,19 +56,31 @@ def main() -> None:
             hash=uuid.uuid4().hex + uuid.uuid4().hex,
         )  # fmt: skip
 
-    rates: dict[str, list[float]] = {"service": [], "bare_insert": []}
+    def bare_insert_in_transaction() -> None:
+        with transaction.atomic():
+            bare_insert()
+
+    rates: dict[str, list[float]] = {"service": [], "bare_insert": [], "bare_atomic": []}
+    actions = (
+        ("bare_insert", bare_insert),
+        ("bare_atomic", bare_insert_in_transaction),
+        ("service", service),
+    )
     for _ in range(args.repeats):
-        for name, action in (("bare_insert", bare_insert), ("service", service)):
+        for name, action in actions:
             start = time.perf_counter()
             for _ in range(args.appends):
                 action()
             rates[name].append(args.appends / (time.perf_counter() - start))
     service_rate = statistics.median(rates["service"])
     bare_rate = statistics.median(rates["bare_insert"])
+    atomic_rate = statistics.median(rates["bare_atomic"])
     print(f"PostgreSQL {connection.pg_version}; {args.appends} appends x {args.repeats} repeats")
-    print(f"bare ORM INSERT (autocommit): {bare_rate:8.0f} rows/s  (median)")
-    print(f"event-log service append:     {service_rate:8.0f} events/s (median)")
-    print(f"ratio service / bare insert:  {service_rate / bare_rate:.2f}")
+    print(f"bare ORM INSERT (autocommit):         {bare_rate:8.0f} rows/s  (median)")
+    print(f"bare ORM INSERT in its transaction:   {atomic_rate:8.0f} rows/s  (median)")
+    print(f"event-log service append:             {service_rate:8.0f} events/s (median)")
+    print(f"ratio service / bare insert:          {service_rate / bare_rate:.2f}")
+    print(f"ratio service / bare insert in a txn: {service_rate / atomic_rate:.2f}")
 
 
 if __name__ == "__main__":

@@ -38,12 +38,7 @@ def lock_table(table_id: int) -> Table:
         raise NotAllowedNowError("There is no such table.", code="table_not_found") from None
 
 
-def current_round(table: Table) -> Round | None:
-    return (
-        Round.objects.filter(table=table, status__in=(Round.Status.OPEN, Round.Status.SETTLED))
-        .order_by("-number")
-        .first()
-    )
+current_round = engine_state.current_round
 
 
 def table_command(
@@ -64,11 +59,12 @@ def table_command(
     with transaction.atomic():
         table = lock_table(table_id)
         binding = games.binding_for(table.game)
-        state = engine_state.current_state(table)
-        events = binding.engine.decide(state, command)
+        before = engine_state.snapshot(table)
+        events = binding.engine.decide(before.state, command)
+        state = before.state
         for event in events:
             state = binding.engine.evolve(state, event)
-        round_ = current_round(table)
+        round_ = before.round
         if any(event.type == binding.round_opened_event for event in events):
             round_ = start_round_row(table, round_, actor)
         facts = [*preamble, *(NewFact(event.type, dict(event.data)) for event in events)]
@@ -77,7 +73,7 @@ def table_command(
             project_round(round_, state, rows, table)
         if binding.project_table is not None:
             binding.project_table(table, state, rows)
-        engine_state.remember(table, state)
+        engine_state.remember(table, state, round_)
         return CommandOutcome(table=table, round=round_, events=rows, state=state)
 
 

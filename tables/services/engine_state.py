@@ -7,14 +7,16 @@ The cache is keyed by the table's head hash, read under the table lock, so a sta
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from tables.engine.game import Event, replay
 from tables.games import binding_for
-from tables.models import Table, TableEvent
+from tables.models import Round, Table, TableEvent
 from tables.services.event_types import is_engine_event
 
-_cache: dict[int, tuple[str, Any]] = {}
+IN_PLAY = (Round.Status.OPEN, Round.Status.SETTLED)
+_cache: dict[int, tuple[str, Snapshot]] = {}
 _cache_lock = threading.Lock()
 
 
@@ -34,20 +36,41 @@ def replay_table(table: Table, *, up_to_seq: int | None = None) -> Any:
     return replay(engine, initial_state(table), engine_events(table, up_to_seq=up_to_seq))
 
 
-def current_state(table: Table) -> Any:
-    """The state at the table's head; the caller holds the table lock when it will write."""
+def current_round(table: Table) -> Round | None:
+    """The round in play (open, or settled and not yet closed), if any."""
+    in_play = Round.objects.filter(table=table, status__in=IN_PLAY).defer("state")
+    return in_play.order_by("-number").first()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The engine state at the table's head and the round in play there."""
+
+    state: Any
+    round: Round | None
+
+
+def snapshot(table: Table) -> Snapshot:
+    """The caller holds the table lock when it will write."""
     with _cache_lock:
         cached = _cache.get(table.pk)
     if cached is not None and cached[0] == table.head_hash:
         return cached[1]
-    state = replay_table(table)
-    remember(table, state)
-    return state
+    found = Snapshot(replay_table(table), current_round(table))
+    remember(table, found.state, found.round)
+    return found
 
 
-def remember(table: Table, state: Any) -> None:
+def current_state(table: Table) -> Any:
+    return snapshot(table).state
+
+
+def remember(table: Table, state: Any, round_: Round | None) -> None:
+    """Keep what the head now is. Every write to a round row also moves the head, so the
+    round kept here is exactly the row's state while the head hash matches."""
+    in_play = round_ if round_ is not None and round_.status in IN_PLAY else None
     with _cache_lock:
-        _cache[table.pk] = (table.head_hash, state)
+        _cache[table.pk] = (table.head_hash, Snapshot(state, in_play))
 
 
 def forget(table_id: int | None = None) -> None:
