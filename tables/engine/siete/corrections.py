@@ -25,6 +25,7 @@ from tables.engine.siete.commands import (
 from tables.engine.siete.dealing import route_card
 from tables.engine.siete.rules import BETTING, phase, round_in_progress
 from tables.engine.siete.settings import SieteSettings
+from tables.engine.siete.state import Box
 
 
 def void_round(b: EventBuilder, command: VoidRound) -> None:
@@ -118,21 +119,30 @@ def record_payout(b: EventBuilder, command: RecordPayout) -> None:
         refuse("round_not_settled", f"Box {number} is not settled yet.")
     if box.recorded_payout is not None:
         refuse("payout_already_recorded", f"The payout of box {number} is already recorded.")
+    _emit_payout(b, "payout.recorded", box, command.amount)
+
+
+def _emit_payout(
+    b: EventBuilder, event_type: str, box: Box, amount: int, **extra: str | int | None
+) -> None:
+    """Record a payout figure against what the rules give; a difference raises an alert."""
+    returned_whole = b.round.voided or box.removed is not None
     expected = 0 if returned_whole or box.result is None else box.result.net
     b.emit(
-        "payout.recorded",
-        box=number,
-        amount=command.amount,
+        event_type,
+        box=box.number,
+        amount=amount,
         expected=expected,
-        difference=command.amount - expected,
+        difference=amount - expected,
+        **extra,
     )
-    if command.amount != expected:
+    if amount != expected:
         b.alert(
             "payout_mismatch",
-            f"Box {number} was settled for {command.amount}, but the rules give {expected}.",
-            box=number,
+            f"Box {box.number} was settled for {amount}, but the rules give {expected}.",
+            box=box.number,
             expected=expected,
-            recorded=command.amount,
+            recorded=amount,
         )
 
 
@@ -146,27 +156,16 @@ def correct_payout(b: EventBuilder, command: CorrectPayout) -> None:
     box = b.round.box(number)
     if box is None or box.recorded_payout is None:
         refuse("payout_not_recorded", f"No payout is recorded for box {number} to correct.")
-    returned_whole = b.round.voided or box.removed is not None
-    expected = 0 if returned_whole or box.result is None else box.result.net
-    b.emit(
+    _emit_payout(
+        b,
         "payout.corrected",
-        box=number,
-        amount=command.amount,
+        box,
+        command.amount,
         previous=box.recorded_payout,
-        expected=expected,
-        difference=command.amount - expected,
         reason=reason,
         requested_by=command.requested_by,
         approved_by=command.approved_by,
     )
-    if command.amount != expected:
-        b.alert(
-            "payout_mismatch",
-            f"Box {number} was corrected to {command.amount}, but the rules give {expected}.",
-            box=number,
-            expected=expected,
-            recorded=command.amount,
-        )
 
 
 def reshuffle(b: EventBuilder, command: Reshuffle) -> None:
