@@ -94,3 +94,15 @@ def test_token_authentication_works(api: APIClient, dealer_dora: Any) -> None:
 def test_admin_is_mounted(api: APIClient) -> None:
     response = api.get("/admin/login/")
     assert response.status_code == 200
+
+
+def test_a_tablet_gets_a_token_with_its_password(api: APIClient, dealer_dora: Any) -> None:
+    response = api.post("/api/auth/token", {"username": "dora", "password": "dora-pw"})
+    assert response.status_code == 200
+    api.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    assert api.get("/api/me").json()["username"] == "dora"
+
+
+def test_a_wrong_password_gets_no_token(api: APIClient, dealer_dora: Any) -> None:
+    response = api.post("/api/auth/token", {"username": "dora", "password": "nope"})
+    assert_uniform_error(response, 400, "invalid_input")
