@@ -1,0 +1,96 @@
+"""What the game endpoint tests share: tables of each game, a tablet client, refusal checks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from tables.models import Table, TableEvent
+from tables.services.floor import dealer_assign, table_create, table_set_status
+
+SIETE_SETTINGS = {"min_stake": 10, "max_stake": 200, "chip": 5}
+STUD_SETTINGS = {"small_bet": 20, "chip": 1, "rake_percent": "5", "rake_cap": 3}
+
+
+def open_table(
+    name: str, game: str, settings: dict[str, Any], dealer: User, pit_boss: User
+) -> Table:
+    seats = 6 if game == "siete_y_medio" else 8
+    table = table_create(name=name, game=game, seat_count=seats, settings=settings)
+    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss)
+    dealer_assign(table_id=table.pk, dealer=dealer, by=pit_boss)
+    table.refresh_from_db()
+    return table
+
+
+def recorded(table: Table) -> tuple[int, int]:
+    """What the log holds for the table: its event count and its head sequence number."""
+    head_seq = Table.objects.values_list("head_seq", flat=True).get(pk=table.pk)
+    return TableEvent.objects.filter(table=table).count(), head_seq
+
+
+def assert_refused(response: Any, status: int, code: str, table: Table, before: Any) -> None:
+    """A refusal: the uniform body, the expected status and code, and nothing recorded."""
+    body = response.json()
+    assert set(body) == {"code", "detail", "fields"}, body
+    assert (response.status_code, body["code"]) == (status, code), body
+    assert isinstance(body["detail"], str)
+    assert body["detail"]
+    assert recorded(table) == before
+
+
+class Tablet:
+    """A client at one table; `game_path` is "siete" or "stud" for the game's own endpoints."""
+
+    def __init__(self, client: APIClient, table: Table, game_path: str) -> None:
+        self.client = client
+        self.table = table
+        self.game_path = game_path
+
+    def url(self, path: str) -> str:
+        return f"/api/tables/{self.table.pk}/{path}"
+
+    def command_url(self, command: str) -> str:
+        return self.url(f"{self.game_path}/{command.replace('_', '-')}")
+
+    def raw(self, path: str, body: Any = None, key: str | None = None) -> Any:
+        headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+        return self.client.post(self.url(path), body, format="json", **headers)
+
+    def post(self, path: str, expect: int = 201, **body: Any) -> dict[str, Any]:
+        response = self.raw(path, body)
+        assert response.status_code == expect, response.json()
+        return dict(response.json())
+
+    def send(self, command: str, expect: int = 201, **body: Any) -> dict[str, Any]:
+        response = self.client.post(self.command_url(command), body, format="json")
+        assert response.status_code == expect, response.json()
+        return dict(response.json())
+
+    def detail(self) -> dict[str, Any]:
+        return dict(self.client.get(self.url("")[:-1]).json())
+
+    def state(self) -> dict[str, Any]:
+        return dict(self.detail()["state"])
+
+    def live_text(self) -> str:
+        return json.dumps(self.detail())
+
+
+def ask_correction(client: APIClient, table: Table, command: str, data: dict[str, Any]) -> int:
+    response = client.post(
+        f"/api/tables/{table.pk}/corrections",
+        {"command": {"type": command, "data": data}, "reason": "seen on the camera"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    return int(response.json()["id"])
+
+
+def approve(client: APIClient, correction_id: int, expect: int = 200) -> dict[str, Any]:
+    response = client.post(f"/api/corrections/{correction_id}/approve")
+    assert response.status_code == expect, response.json()
+    return dict(response.json())

@@ -1,0 +1,224 @@
+"""Every Siete y Medio endpoint of the dealer's API: success, refusals, roles, retries, secrecy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from tables.engine import siete
+from tables.models import CorrectionRequest, Round, Table, TableEvent
+from tests.api.game_clients import (
+    SIETE_SETTINGS,
+    Tablet,
+    approve,
+    ask_correction,
+    assert_refused,
+    open_table,
+    recorded,
+)
+
+pytestmark = pytest.mark.django_db
+APPROVAL_COMMANDS = ("void_round", "void_box", "correct_held_card", "move_card", "correct_payout")
+# The bank stands by itself at 5 or more, so an accepted bank_stand cannot be reached.
+ONLY_REFUSED = {"bank_stand"}
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashing(settings: Any) -> None:
+    """The personas' passwords are never checked here (forced sign-in): hash them cheaply."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def table(dealer_dora: User, pit_boss_paula: User) -> Table:
+    return open_table("SyM-E", "siete_y_medio", SIETE_SETTINGS, dealer_dora, pit_boss_paula)
+
+
+@pytest.fixture
+def tablet(client_for: Any, dealer_dora: User, table: Table) -> Tablet:
+    return Tablet(client_for(dealer_dora), table, "siete")
+
+
+def wagered(tablet: Tablet) -> None:
+    tablet.send("place_wager", box=1, amount=20)
+    tablet.send("place_wager", box=2, amount=10)
+
+
+def dealt(tablet: Tablet) -> None:
+    """Two boxes and the bank hold a face-down card each, known to the tablet; box 1 to act."""
+    wagered(tablet)
+    for card in ("3O", "6C", "4E"):
+        tablet.send("record_card", card=card, face_up=False)
+
+
+def bank_to_play(tablet: Tablet) -> None:
+    dealt(tablet)
+    tablet.send("stand", box=1)
+    tablet.send("stand", box=2)
+
+
+def bank_revealed_at_four(tablet: Tablet) -> None:
+    bank_to_play(tablet)
+    tablet.send("reveal_bank")
+
+
+def settled(tablet: Tablet) -> None:
+    """Box 1 (3) loses 20 and box 2 (6) wins 10 against the bank's 4 + 1 = 5."""
+    bank_revealed_at_four(tablet)
+    tablet.send("record_card", card="1C")
+
+
+def paid(tablet: Tablet) -> None:
+    settled(tablet)
+    tablet.send("record_payout", box=1, amount=-20)
+    tablet.send("record_payout", box=2, amount=10)
+
+
+def betting(tablet: Tablet) -> None:
+    tablet.send("start_round")
+
+
+SETUPS: dict[str, Callable[[Tablet], None]] = {
+    "no_round": lambda tablet: None,
+    "betting": betting,
+    "wagered": wagered,
+    "dealt": dealt,
+    "bank_to_play": bank_to_play,
+    "bank_at_four": bank_revealed_at_four,
+    "settled": settled,
+    "paid": paid,
+}
+
+
+# --- 1. Every endpoint in a success path -------------------------------------------------
+
+
+def test_every_siete_command_has_an_endpoint_and_is_covered_here() -> None:
+    covered = set(FIRST_ROUND) | set(SECOND_ROUND) | set(APPROVAL_COMMANDS) | ONLY_REFUSED
+    assert covered == set(siete.COMMAND_TYPES)
+
+
+FIRST_ROUND = (
+    "start_round", "place_wager", "change_wager", "cancel_wager", "record_card", "reveal",
+    "request_draw", "declare_bust", "stand", "reveal_bank", "record_payout",
+)  # fmt: skip
+SECOND_ROUND = ("update_settings", "reshuffle", "cut_card", "sit_out", "identify_card")
+
+
+def test_a_round_uses_every_dealing_and_paying_endpoint(tablet: Tablet, table: Table) -> None:
+    assert tablet.send("start_round")["round"] == 1
+    tablet.send("place_wager", box=1, amount=20)
+    tablet.send("place_wager", box=2, amount=10)
+    tablet.send("place_wager", box=3, amount=10)
+    tablet.send("change_wager", box=2, amount=30)
+    tablet.send("cancel_wager", box=3)
+    for card in ("3O", "6C", "4E"):
+        tablet.send("record_card", card=card, face_up=False)
+    tablet.send("request_draw", box=1, face_down=False)
+    tablet.send("record_card", card="5B")  # 3 hidden + 5 = 8: over 7½, seen by the dealer only
+    tablet.send("declare_bust", box=1)
+    tablet.send("reveal", box=2)
+    tablet.send("stand", box=2)
+    tablet.send("reveal_bank")
+    tablet.send("record_card", card="1C")  # the bank: 4 + 1 = 5, stands
+    state = tablet.state()
+    assert state["phase"] == "settled"
+    nets = {result["box"]: result["net"] for result in state["results"]}
+    assert nets == {1: -20, 2: 30}
+    tablet.send("record_payout", box=1, amount=-20)
+    tablet.send("record_payout", box=2, amount=30)
+    closed = tablet.post("rounds/close", expect=200)
+    assert closed == {"round": 1, "status": Round.Status.CLOSED}
+
+
+def test_a_second_round_uses_the_shoe_and_settings_endpoints(tablet: Tablet, table: Table) -> None:
+    settings = {**SIETE_SETTINGS, "shuffle": "cut_card", "exposed_player_card": "player_option"}
+    changed = tablet.send("update_settings", settings=settings)
+    assert [event["type"] for event in changed["events"]] == ["settings.changed"]
+    tablet.send("reshuffle")
+    tablet.send("cut_card")
+    opened = tablet.post("rounds")
+    assert opened["round"] == 1
+    tablet.send("place_wager", box=1, amount=20)
+    tablet.send("place_wager", box=2, amount=10)
+    tablet.send("record_card", card="2O", face_up=True)  # box 1's card, exposed
+    tablet.send("record_card", card=None)  # box 2: face down, unknown to the tablet
+    tablet.send("record_card", card=None)  # the bank
+    tablet.send("sit_out", box=1)
+    tablet.send("stand", box=2)
+    tablet.send("reveal_bank", card="5C")
+    assert tablet.state()["phase"] == "settling"
+    identified = tablet.send("identify_card", box=2, card="6E")
+    assert identified["state"]["phase"] == "settled"
+
+
+@pytest.mark.parametrize("command", APPROVAL_COMMANDS)
+def test_a_correction_is_refused_at_its_own_endpoint(
+    tablet: Tablet, table: Table, command: str
+) -> None:
+    dealt(tablet)
+    before = recorded(table)
+    response = tablet.client.post(tablet.command_url(command), {}, format="json")
+    assert_refused(response, 409, "needs_approval", table, before)
+
+
+CORRECTIONS: list[tuple[str, str, dict[str, Any], str]] = [
+    ("dealt", "void_round", {"reason": "misdeal"}, "round.voided"),
+    ("dealt", "void_box", {"box": 2, "reason": "late bet"}, "box.voided"),
+    ("dealt", "move_card", {"from_box": 1, "to_box": 2}, "card.moved"),
+    ("paid", "correct_payout", {"box": 2, "amount": 5, "reason": "typo"}, "payout.corrected"),
+]
+
+
+@pytest.mark.parametrize(("setup", "command", "data", "event"), CORRECTIONS)
+def test_a_correction_is_applied_when_a_second_pit_boss_approves(
+    client_for: Any, tablet: Tablet, table: Table, dealer_dora: User, pit_boss_paula: User,
+    pit_boss_pedro: User, setup: str, command: str, data: dict[str, Any], event: str,
+) -> None:  # fmt: skip
+    SETUPS[setup](tablet)
+    correction = ask_correction(client_for(pit_boss_paula), table, command, data)
+    before = recorded(table)
+    own = client_for(pit_boss_paula).post(f"/api/corrections/{correction}/approve")
+    assert_refused(own, 403, "own_request", table, before)
+    approved = approve(client_for(pit_boss_pedro), correction)
+    types = [appended["type"] for appended in approved["events"]]
+    assert types[0] == "correction.approved"
+    assert event in types
+    applied = TableEvent.objects.get(table=table, type=event)
+    assert (applied.payload["requested_by"], applied.payload["approved_by"]) == ("paula", "pedro")
+
+
+def test_a_held_card_is_corrected_through_an_approved_correction(
+    client_for: Any, tablet: Tablet, table: Table, dealer_dora: User, pit_boss_pedro: User
+) -> None:
+    from tables.services.commands import table_command
+
+    tablet.send("place_wager", box=1, amount=20)
+    for card in ("3O", "6C", "3O"):  # the shoe reads box 1's card twice: the round is held
+        table_command(
+            table_id=table.pk,
+            command=siete.RecordCard(card, source="shoe"),
+            actor=None,
+            source=TableEvent.Source.SHOE,
+        )
+    assert tablet.state()["held"] == "duplicate_card"
+    correction = ask_correction(client_for(dealer_dora), table, "correct_held_card", {"card": "4C"})
+    approved = approve(client_for(pit_boss_pedro), correction)
+    assert approved["state"]["held"] is None
+    assert TableEvent.objects.filter(table=table, type="card.corrected").exists()
+
+
+def test_a_correction_may_be_refused_and_then_changes_nothing(
+    client_for: Any, tablet: Tablet, table: Table, dealer_dora: User, pit_boss_paula: User
+) -> None:
+    dealt(tablet)
+    correction = ask_correction(client_for(dealer_dora), table, "void_round", {"reason": "x"})
+    refused = client_for(pit_boss_paula).post(
+        f"/api/corrections/{correction}/refuse", {"note": "no misdeal"}, format="json"
+    )
+    assert refused.status_code == 200, refused.json()
+    assert refused.json()["status"] == CorrectionRequest.Status.REFUSED
+    assert Round.objects.get(table=table).status == Round.Status.OPEN
