@@ -54,6 +54,29 @@ def dealt(tablet: Tablet) -> None:
         tablet.send("record_card", card=card, face_up=False)
 
 
+def dealt_unknown(tablet: Tablet) -> None:
+    """As `dealt`, but every card went down unseen by the tablet."""
+    wagered(tablet)
+    for _ in range(3):
+        tablet.send("record_card", card=None)
+
+
+def unknown_bank_to_play(tablet: Tablet) -> None:
+    dealt_unknown(tablet)
+    tablet.send("stand", box=1)
+    tablet.send("stand", box=2)
+
+
+def visibly_bust(tablet: Tablet) -> None:
+    """The only box busts on its face-up cards: the round settles with no bank turn."""
+    tablet.send("place_wager", box=1, amount=20)
+    tablet.send("record_card", card="6O")
+    tablet.send("record_card", card="3C")
+    for card in ("7O", "4E"):
+        tablet.send("request_draw", box=1)
+        tablet.send("record_card", card=card)
+
+
 def bank_to_play(tablet: Tablet) -> None:
     dealt(tablet)
     tablet.send("stand", box=1)
@@ -86,6 +109,9 @@ SETUPS: dict[str, Callable[[Tablet], None]] = {
     "betting": betting,
     "wagered": wagered,
     "dealt": dealt,
+    "dealt_unknown": dealt_unknown,
+    "unknown_bank_to_play": unknown_bank_to_play,
+    "visibly_bust": visibly_bust,
     "bank_to_play": bank_to_play,
     "bank_at_four": bank_revealed_at_four,
     "settled": settled,
@@ -222,3 +248,66 @@ def test_a_correction_may_be_refused_and_then_changes_nothing(
     assert refused.status_code == 200, refused.json()
     assert refused.json()["status"] == CorrectionRequest.Status.REFUSED
     assert Round.objects.get(table=table).status == Round.Status.OPEN
+
+
+# --- 2. Every refusal, with the uniform body and nothing recorded -------------------------
+
+REFUSALS: list[tuple[str, str, dict[str, Any], int, str]] = [
+    ("dealt", "start_round", {}, 409, "round_in_progress"),
+    ("betting", "place_wager", {"box": 1, "amount": 5}, 422, "stake_below_minimum"),
+    ("betting", "place_wager", {"box": 1, "amount": 1000}, 422, "stake_above_maximum"),
+    ("betting", "place_wager", {"box": 1, "amount": 12}, 422, "stake_not_chip_multiple"),
+    ("betting", "place_wager", {"box": 9, "amount": 10}, 422, "invalid_box"),
+    ("betting", "place_wager", {"box": "one", "amount": 10}, 422, "invalid_field"),
+    ("betting", "place_wager", {"box": 1}, 422, "missing_field"),
+    ("betting", "place_wager", {"box": 1, "amount": 10, "colour": "red"}, 422, "unknown_field"),
+    ("betting", "place_wager", {"box": 2, "amount": 10, "seat": 3}, 409, "box_not_your_seat"),
+    ("wagered", "place_wager", {"box": 1, "amount": 10}, 409, "box_taken"),
+    ("dealt", "place_wager", {"box": 3, "amount": 10}, 409, "wagers_closed"),
+    ("wagered", "change_wager", {"box": 4, "amount": 10}, 409, "no_wager"),
+    ("dealt", "change_wager", {"box": 1, "amount": 10}, 409, "wagers_closed"),
+    ("betting", "cancel_wager", {"box": 1}, 409, "no_wager"),
+    ("dealt", "cancel_wager", {"box": 1}, 409, "wagers_closed"),
+    ("no_round", "record_card", {"card": "3O"}, 409, "no_round_open"),
+    ("wagered", "record_card", {"card": "8O"}, 422, "invalid_card"),
+    ("wagered", "record_card", {"card": "3O", "source": "shoe"}, 422, "invalid_source"),
+    ("wagered", "record_card", {"card": "3O", "target": "player"}, 422, "invalid_target"),
+    ("wagered", "record_card", {"card": "3O", "physical_id": ""}, 422, "invalid_physical_id"),
+    ("dealt", "record_card", {"card": "2B"}, 409, "no_draw_requested"),
+    ("visibly_bust", "record_card", {"card": "2B"}, 409, "no_card_due"),
+    ("dealt", "record_card", {"card": "3O"}, 409, "duplicate_card"),
+    ("unknown_bank_to_play", "record_card", {"card": "2B"}, 409, "bank_card_not_revealed"),
+    ("bank_at_four", "record_card", {"card": "3O"}, 409, "duplicate_card"),
+    ("wagered", "request_draw", {"box": 1}, 409, "deal_not_complete"),
+    ("dealt", "request_draw", {"box": 2}, 409, "not_your_turn"),
+    ("dealt", "stand", {"box": 7}, 422, "invalid_box"),
+    ("wagered", "stand", {"box": 1}, 409, "deal_not_complete"),
+    ("dealt", "reveal", {"box": 1, "card": "4E"}, 409, "card_mismatch"),
+    ("dealt", "declare_bust", {"box": 1}, 409, "not_bust"),
+    ("dealt", "sit_out", {"box": 1}, 409, "sit_out_not_offered"),
+    ("dealt", "reveal_bank", {}, 409, "not_bank_turn"),
+    ("bank_at_four", "reveal_bank", {}, 409, "bank_already_revealed"),
+    ("dealt", "bank_stand", {}, 409, "not_bank_turn"),
+    ("bank_to_play", "bank_stand", {}, 409, "bank_card_not_revealed"),
+    ("bank_at_four", "bank_stand", {}, 409, "bank_must_draw"),
+    ("dealt_unknown", "identify_card", {"box": 1, "card": "3O"}, 409, "not_at_settlement"),
+    ("dealt", "identify_card", {"box": 1, "card": "3O"}, 409, "no_unknown_card"),
+    ("settled", "identify_card", {"box": 1, "card": "3O"}, 409, "no_round_open"),
+    ("dealt", "record_payout", {"box": 1, "amount": -20}, 409, "round_not_settled"),
+    ("paid", "record_payout", {"box": 1, "amount": -20}, 409, "payout_already_recorded"),
+    ("betting", "reshuffle", {"now": True}, 422, "unknown_field"),
+    ("betting", "cut_card", {"now": True}, 422, "unknown_field"),
+    ("dealt", "update_settings", {"settings": SIETE_SETTINGS}, 409, "round_in_progress"),
+    ("betting", "update_settings", {"settings": {"colour": "red"}}, 422, "unknown_setting"),
+]
+
+
+@pytest.mark.parametrize(("setup", "command", "body", "status", "code"), REFUSALS)
+def test_a_refused_command_answers_with_its_code_and_records_nothing(
+    tablet: Tablet, table: Table, setup: str, command: str, body: dict[str, Any], status: int,
+    code: str,
+) -> None:  # fmt: skip
+    SETUPS[setup](tablet)
+    before = recorded(table)
+    response = tablet.client.post(tablet.command_url(command), body, format="json")
+    assert_refused(response, status, code, table, before)
