@@ -16,7 +16,6 @@ layout of a strength is described in :mod:`tables.engine.poker.ranking`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 
 from tables.engine.errors import InvalidInputError
@@ -27,6 +26,8 @@ from tables.engine.poker.cards import (
     FLUSH_BITS,
     RANK_CHARS,
     RANK_KEY_SHIFT,
+    SUIT_CHARS,
+    SUIT_FIELD_BITS,
     parse_card,
 )
 from tables.engine.poker.ranking import (
@@ -41,25 +42,75 @@ from tables.engine.poker.table_codec import decode_uints
 __all__ = ["HandValue", "best_hand", "parse_card", "strength_of"]
 
 
-@dataclass(frozen=True, order=True, repr=False)
-class HandValue:
-    """A hand's worth. Compares and hashes by `strength` alone.
+class HandValue(tuple[int, tuple[str, ...]]):
+    """A hand's worth: the record ``(strength, hand)``. Compares and hashes by `strength` alone.
 
-    `hand` holds the 5 to 7 cards it was made from. `cards`, the five of them that make it, is
-    worked out when asked for: ranking a showdown compares strengths and never needs it.
+    `hand` holds the 5 to 7 cards it was made from; `category` and `cards`, the five of them
+    that make it, are worked out when asked for, since ranking a showdown compares strengths
+    and never needs them. Being a tuple, a HandValue cannot be changed once made; it is made
+    by :func:`best_hand` (a tuple subclass with no constructor of its own is the cheapest
+    immutable record Python builds, and ``best_hand`` makes one per hand).
     """
 
-    strength: int
-    category: str = field(compare=False)
-    hand: tuple[str, ...] = field(compare=False)
+    __slots__ = ()
+
+    @property
+    def strength(self) -> int:
+        """Greater is stronger; equal is a tie (see :mod:`tables.engine.poker.ranking`)."""
+        return self[0]
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        """The 5 to 7 card codes the value was made from, in the order given."""
+        return self[1]
+
+    @property
+    def category(self) -> str:
+        """The category name: ``"high_card"`` up to ``"straight_flush"``."""
+        return CATEGORIES[self[0] >> CATEGORY_SHIFT]
 
     @property
     def cards(self) -> tuple[str, ...]:
         """The five cards used, in order of significance (see :func:`five_cards_used`)."""
-        return five_cards_used(self.hand, self.strength)
+        return five_cards_used(self[1], self[0])
+
+    # Comparisons look at the strength only: the tuple's own ones would let the card codes
+    # break a tie between equal hands.
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, HandValue):
+            return self[0] == other[0]
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, HandValue):
+            return self[0] != other[0]
+        return NotImplemented
+
+    def __lt__(self, other: tuple[int | tuple[str, ...], ...]) -> bool:
+        if isinstance(other, HandValue):
+            return self[0] < other[0]
+        return NotImplemented
+
+    def __le__(self, other: tuple[int | tuple[str, ...], ...]) -> bool:
+        if isinstance(other, HandValue):
+            return self[0] <= other[0]
+        return NotImplemented
+
+    def __gt__(self, other: tuple[int | tuple[str, ...], ...]) -> bool:
+        if isinstance(other, HandValue):
+            return self[0] > other[0]
+        return NotImplemented
+
+    def __ge__(self, other: tuple[int | tuple[str, ...], ...]) -> bool:
+        if isinstance(other, HandValue):
+            return self[0] >= other[0]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self[0])
 
     def __repr__(self) -> str:
-        return f"HandValue({self.strength}, {self.category!r}, cards={self.cards!r})"
+        return f"HandValue({self[0]}, {self.category!r}, cards={self.cards!r})"
 
 
 _UNSUITED: dict[int, int] = dict(
@@ -98,25 +149,59 @@ def strength_of(cards: Sequence[int]) -> int:
     return _FLUSH[ranks]
 
 
+# best_hand's own card form: a parsed card shifted above a field in which each of the 52
+# cards has a bit of its own. In a sum of distinct cards no two of those bits meet, so the
+# field holds one bit per card; a card given twice carries into a neighbour and the field then
+# holds fewer bits than cards were given. One sum thus parses the codes, finds duplicates and
+# keys the tables. Three spare bits take the carry of up to seven copies of the top card.
+_OWN_BITS = len(ALL_CODES) + 3
+_OWN_FIELD = (1 << _OWN_BITS) - 1
+_CHECKED_CARD: dict[str, int] = {
+    code: (CARD_INTS[code] << _OWN_BITS) | (1 << index) for index, code in enumerate(ALL_CODES)
+}
+_checked_card = _CHECKED_CARD.__getitem__
+_CHECKED_FLUSH_BITS = FLUSH_BITS << _OWN_BITS
+_CHECKED_RANK_KEY_SHIFT = RANK_KEY_SHIFT + _OWN_BITS
+_FLUSH_SUIT: dict[int, str] = {
+    32 << (SUIT_FIELD_BITS * index + _OWN_BITS): suit for index, suit in enumerate(SUIT_CHARS)
+}
+_CODE_RANK_BIT: dict[str, int] = {code: 1 << RANK_CHARS.index(code[0]) for code in ALL_CODES}
+
+
 def best_hand(cards: Iterable[str]) -> HandValue:
     """The best five-card hand of 5 to 7 distinct card codes."""
     codes = tuple(cards)
-    if not 5 <= len(codes) <= 7:
+    count = len(codes)
+    if not 5 <= count <= 7:
         raise InvalidInputError(
-            f"A poker hand is made from 5 to 7 cards, not {len(codes)}.",
-            code="wrong_card_count",
+            f"A poker hand is made from 5 to 7 cards, not {count}.", code="wrong_card_count"
         )
     try:
-        parsed = list(map(CARD_INTS.__getitem__, codes))
+        total = sum(map(_checked_card, codes))
     except (KeyError, TypeError):
-        parsed = [parse_card(code) for code in codes]  # raises the dealer-readable refusal
-    if len(set(parsed)) != len(parsed):
-        duplicates = sorted({code for code in codes if codes.count(code) > 1})
-        raise InvalidInputError(
-            f"The same card appears twice: {', '.join(duplicates)}.", code="duplicate_card"
-        )
-    strength = strength_of(parsed)
-    return HandValue(strength, CATEGORIES[strength >> CATEGORY_SHIFT], codes)
+        _refuse_the_first_bad_code(codes)
+        raise
+    if (total & _OWN_FIELD).bit_count() != count:
+        _refuse_duplicates(codes)
+    flush = total & _CHECKED_FLUSH_BITS
+    if not flush:
+        return HandValue((_UNSUITED[total >> _CHECKED_RANK_KEY_SHIFT], codes))
+    # A flush among at most seven cards excludes quads and a full house: its suit decides.
+    suit = _FLUSH_SUIT[flush]
+    ranks = sum([_CODE_RANK_BIT[code] for code in codes if code[1] == suit])
+    return HandValue((_FLUSH[ranks], codes))
+
+
+def _refuse_the_first_bad_code(codes: Sequence[str]) -> None:
+    for code in codes:
+        parse_card(code)  # raises the dealer-readable refusal
+
+
+def _refuse_duplicates(codes: Sequence[str]) -> None:
+    duplicates = sorted({code for code in codes if codes.count(code) > 1})
+    raise InvalidInputError(
+        f"The same card appears twice: {', '.join(duplicates)}.", code="duplicate_card"
+    )
 
 
 _CARD_ORDER = {code: index for index, code in enumerate(ALL_CODES)}  # by rank, then suit
