@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from rest_framework.test import APIClient
 
 from tables.engine import siete
 from tables.models import CorrectionRequest, Round, Table, TableEvent
@@ -311,3 +312,241 @@ def test_a_refused_command_answers_with_its_code_and_records_nothing(
     before = recorded(table)
     response = tablet.client.post(tablet.command_url(command), body, format="json")
     assert_refused(response, status, code, table, before)
+
+
+BODY_ENDPOINTS = [f"siete/{name.replace('_', '-')}" for name in siete.COMMAND_TYPES] + [
+    "commands",
+    "corrections",
+]
+
+
+@pytest.mark.parametrize("path", BODY_ENDPOINTS)
+def test_a_body_that_is_not_json_is_refused_as_malformed(
+    tablet: Tablet, table: Table, path: str
+) -> None:
+    betting(tablet)
+    before = recorded(table)
+    response = tablet.client.post(tablet.url(path), "{{", content_type="application/json")
+    assert_refused(response, 400, "malformed_request", table, before)
+
+
+VOID = {"type": "void_round", "data": {"reason": "misdeal"}}
+SERVICE_REFUSALS: list[tuple[str, str, Any, int, str]] = [
+    ("betting", "commands", {"type": "fly", "data": {}}, 422, "unknown_command"),
+    ("betting", "commands", {"data": {}}, 400, "invalid_input"),
+    ("betting", "commands", {"type": "place_wager", "data": [1, 20]}, 400, "invalid_input"),
+    ("dealt", "commands", VOID, 409, "needs_approval"),
+    ("dealt", "commands", {"type": "stand", "data": {"box": 2}}, 409, "not_your_turn"),
+    ("dealt", "rounds", {}, 409, "round_in_progress"),
+    ("no_round", "rounds/close", {}, 409, "no_round_in_play"),
+    ("dealt", "rounds/close", {}, 409, "round_not_settled"),
+    ("dealt", "corrections", {"command": VOID, "reason": " "}, 400, "invalid_input"),
+    ("dealt", "corrections", {"command": VOID}, 400, "invalid_input"),
+    (
+        "dealt",
+        "corrections",
+        {"command": {"type": "stand", "data": {"box": 1}}, "reason": "x"},
+        422,
+        "not_a_correction",
+    ),
+    (
+        "dealt",
+        "corrections",
+        {"command": {"type": "void_box", "data": {"box": "one", "reason": "x"}}, "reason": "x"},
+        422,
+        "invalid_field",
+    ),
+]
+
+
+@pytest.mark.parametrize(("setup", "path", "body", "status", "code"), SERVICE_REFUSALS)
+def test_the_service_endpoints_refuse_with_a_code_and_record_nothing(
+    tablet: Tablet, table: Table, setup: str, path: str, body: Any, status: int, code: str
+) -> None:
+    SETUPS[setup](tablet)
+    before = recorded(table)
+    assert_refused(tablet.raw(path, body), status, code, table, before)
+
+
+def test_an_approval_the_engine_refuses_records_nothing_and_leaves_the_request_pending(
+    client_for: Any, tablet: Tablet, table: Table, dealer_dora: User, pit_boss_pedro: User
+) -> None:
+    settled(tablet)  # no payout recorded yet: nothing to correct
+    data = {"box": 1, "amount": -20, "reason": "typo"}
+    correction = ask_correction(client_for(dealer_dora), table, "correct_payout", data)
+    before = recorded(table)
+    refused = client_for(pit_boss_pedro).post(f"/api/corrections/{correction}/approve")
+    assert_refused(refused, 409, "payout_not_recorded", table, before)
+    assert CorrectionRequest.objects.get(pk=correction).status == CorrectionRequest.Status.PENDING
+
+
+def test_a_decided_or_missing_correction_cannot_be_decided(
+    client_for: Any, tablet: Tablet, table: Table, dealer_dora: User, pit_boss_pedro: User
+) -> None:
+    dealt(tablet)
+    correction = ask_correction(client_for(dealer_dora), table, "void_round", {"reason": "x"})
+    boss = client_for(pit_boss_pedro)
+    approve(boss, correction)
+    before = recorded(table)
+    again = boss.post(f"/api/corrections/{correction}/refuse", {"note": "late"}, format="json")
+    assert_refused(again, 409, "correction_already_decided", table, before)
+    missing = boss.post("/api/corrections/999999/approve")
+    assert_refused(missing, 409, "correction_not_found", table, before)
+
+
+# --- 3. Permissions by role --------------------------------------------------------------
+
+PERSONAS = [
+    ("dealer_dora", None),  # assigned to the table
+    ("dealer_dan", 403),  # a dealer, at another table
+    ("pit_boss_paula", None),
+    ("auditor_alba", 403),
+    ("cashier_carmen", 403),
+    (None, 401),
+]
+WRITES: list[tuple[str, str, Any, int]] = [
+    ("betting", "siete/place-wager", {"box": 1, "amount": 20}, 201),
+    ("no_round", "rounds", {}, 201),
+    ("settled", "rounds/close", {}, 200),
+    ("betting", "commands", {"type": "place_wager", "data": {"box": 1, "amount": 20}}, 201),
+    ("dealt", "corrections", {"command": VOID, "reason": "misdeal"}, 201),
+]
+
+
+@pytest.mark.parametrize(("persona", "refused"), PERSONAS)
+@pytest.mark.parametrize(("setup", "path", "body", "success"), WRITES)
+def test_only_the_tables_dealer_and_pit_bosses_write(
+    request: pytest.FixtureRequest, tablet: Tablet, table: Table, setup: str, path: str,
+    body: Any, success: int, persona: str | None, refused: int | None,
+) -> None:  # fmt: skip
+    SETUPS[setup](tablet)
+    client = APIClient()
+    if persona is not None:
+        client.force_authenticate(request.getfixturevalue(persona))
+    before = recorded(table)
+    response = client.post(tablet.url(path), body, format="json")
+    if refused is None:
+        assert response.status_code == success, response.json()
+        assert recorded(table) != before
+    else:
+        code = "not_authenticated" if refused == 401 else "permission_denied"
+        assert_refused(response, refused, code, table, before)
+
+
+READERS = {
+    "events": {"auditor_alba": 200, "pit_boss_paula": 403, "dealer_dora": 403},
+    "rounds/1": {"auditor_alba": 200, "pit_boss_paula": 403, "dealer_dora": 403},
+    "/api/alerts": {"pit_boss_paula": 200, "auditor_alba": 200, "dealer_dora": 403},
+}
+
+
+@pytest.mark.parametrize("path", sorted(READERS))
+def test_the_audit_and_alert_reads_are_for_their_roles_only(
+    request: pytest.FixtureRequest, tablet: Tablet, table: Table, path: str
+) -> None:
+    paid(tablet)
+    tablet.post("rounds/close", expect=200)
+    url = path if path.startswith("/") else tablet.url(path)
+    expected = {**READERS[path], "cashier_carmen": 403}
+    for persona, status in expected.items():
+        client = APIClient()
+        client.force_authenticate(request.getfixturevalue(persona))
+        assert client.get(url).status_code == status, (persona, path)
+    anonymous = APIClient().get(url)
+    assert (anonymous.status_code, anonymous.json()["code"]) == (401, "not_authenticated")
+
+
+def test_the_auditor_sees_a_closed_round_in_full_and_the_pit_its_alerts(
+    client_for: Any, tablet: Tablet, table: Table, auditor_alba: User, pit_boss_paula: User
+) -> None:
+    settled(tablet)
+    tablet.send("record_payout", box=1, amount=20)  # collected, keyed as paid
+    tablet.send("record_payout", box=2, amount=10)
+    tablet.post("rounds/close", expect=200)
+    auditor = client_for(auditor_alba)
+    audit = auditor.get(f"/api/tables/{table.pk}/rounds/1").json()
+    assert audit["status"] == Round.Status.CLOSED
+    assert [card["card"] for card in audit["state"]["boxes"][0]["cards"]] == ["3O"]
+    events = auditor.get(f"/api/tables/{table.pk}/events").json()
+    assert [event["seq"] for event in events] == sorted(event["seq"] for event in events)
+    assert len(events) == recorded(table)[0]
+    alerts = client_for(pit_boss_paula).get(f"/api/alerts?table={table.pk}&open=1").json()
+    assert [alert["code"] for alert in alerts] == ["payout_mismatch"]
+
+
+# --- 4. Idempotent retries ---------------------------------------------------------------
+
+RETRIES: list[tuple[str, str, Any, Any]] = [
+    ("betting", "siete/place-wager", {"box": 1, "amount": 20}, {"box": 1, "amount": 30}),
+    ("dealt", "siete/stand", {"box": 1}, {"box": 2}),
+    ("no_round", "rounds", {}, {"again": True}),
+    ("settled", "rounds/close", {}, {"again": True}),
+    (
+        "betting",
+        "commands",
+        {"type": "place_wager", "data": {"box": 1, "amount": 20}},
+        {"type": "place_wager", "data": {"box": 2, "amount": 20}},
+    ),
+    (
+        "dealt",
+        "corrections",
+        {"command": VOID, "reason": "misdeal"},
+        {"command": VOID, "reason": "fouled shoe"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("setup", "path", "body", "other_body"), RETRIES)
+def test_a_retry_gets_the_first_answer_and_another_body_is_refused(
+    tablet: Tablet, table: Table, setup: str, path: str, body: Any, other_body: Any
+) -> None:
+    SETUPS[setup](tablet)
+    first = tablet.raw(path, body, key="tablet-3-0042")
+    assert first.status_code in (200, 201), first.json()
+    after_first = recorded(table)
+    retry = tablet.raw(path, body, key="tablet-3-0042")
+    assert (retry.status_code, retry.json()) == (first.status_code, first.json())
+    assert retry["Idempotent-Replayed"] == "true"
+    assert recorded(table) == after_first
+    reused = tablet.raw(path, other_body, key="tablet-3-0042")
+    assert_refused(reused, 409, "idempotency_key_reused", table, after_first)
+
+
+def test_a_refused_command_leaves_its_key_free_for_the_corrected_retry(
+    tablet: Tablet, table: Table
+) -> None:
+    betting(tablet)
+    refused = tablet.raw("siete/place-wager", {"box": 1, "amount": 5}, key="k-7")
+    assert refused.json()["code"] == "stake_below_minimum"
+    accepted = tablet.raw("siete/place-wager", {"box": 1, "amount": 20}, key="k-7")
+    assert accepted.status_code == 201, accepted.json()
+    assert TableEvent.objects.get(table=table, type="wager.placed").idempotency_key == "k-7"
+
+
+def test_a_key_that_is_not_printable_is_refused(tablet: Tablet, table: Table) -> None:
+    betting(tablet)
+    before = recorded(table)
+    response = tablet.raw("siete/place-wager", {"box": 1, "amount": 20}, key="a\tb")
+    assert_refused(response, 400, "invalid_idempotency_key", table, before)
+
+
+# --- 5. Face-down cards stay secret until revealed ---------------------------------------
+
+
+def test_no_face_down_card_is_in_any_live_answer_before_it_is_revealed(
+    client_for: Any, tablet: Tablet, table: Table, pit_boss_paula: User
+) -> None:
+    wagered(tablet)
+    answers = [tablet.send("record_card", card=c, face_up=False) for c in ("3O", "6C", "4E")]
+    answers.append(tablet.send("request_draw", box=1))
+    answers.append(tablet.send("record_card", card="2B"))  # face up: everybody sees it
+    answers.append(tablet.send("stand", box=1))
+    boss = Tablet(client_for(pit_boss_paula), table, "siete")
+    seen = " ".join([str(answer) for answer in answers] + [tablet.live_text(), boss.live_text()])
+    assert "2B" in seen
+    for secret in ("3O", "6C", "4E"):
+        assert secret not in seen
+    revealed = tablet.send("reveal", box=2)
+    assert "6C" in str(revealed)
+    assert "3O" not in str(revealed)
+    assert "4E" not in tablet.live_text()
