@@ -48,8 +48,11 @@ def json_ready(value: Any) -> Any:
     return json.loads(canonical_json(value))
 
 
-def canonical_json(value: Any) -> bytes:
-    _refuse_floats(value)
+def canonical_json(value: Any, *, stored: bool = False) -> bytes:
+    """`stored=True` skips the float check for a value read back from the log: it was
+    checked when written, and any change since is caught by the hash, not here."""
+    if not stored:
+        _refuse_floats(value)
     text = json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_encode
     )
@@ -72,7 +75,7 @@ class ChainedFact:
     recorded_at: datetime
     idempotency_key: str | None
 
-    def canonical(self) -> bytes:
+    def canonical(self, *, stored: bool = False) -> bytes:
         return canonical_json(
             {
                 "table": self.table_id,
@@ -86,9 +89,11 @@ class ChainedFact:
                 "occurred_at": self.occurred_at,
                 "recorded_at": self.recorded_at,
                 "idempotency_key": self.idempotency_key,
-            }
+            },
+            stored=stored,
         )
 
 
-def chain_hash(prev_hash: str, fact: ChainedFact) -> str:
-    return hashlib.sha256(prev_hash.encode("ascii") + fact.canonical()).hexdigest()
+def chain_hash(prev_hash: str, fact: ChainedFact, *, stored: bool = False) -> str:
+    canonical = fact.canonical(stored=stored)
+    return hashlib.sha256(prev_hash.encode("ascii") + canonical).hexdigest()

@@ -73,20 +73,3 @@ def append_facts(
         table.head_seq, table.head_hash = chained.seq, digest
     TableEvent.objects.bulk_create(rows)
     return rows
-
-
-def fact_of(row: TableEvent) -> ChainedFact:
-    """The hashed fields of a stored row, for verification."""
-    return ChainedFact(
-        table_id=row.table_id,
-        seq=row.seq,
-        round_number=row.round.number if row.round_id and row.round else None,
-        type=row.type,
-        payload=row.payload,
-        schema_version=row.schema_version,
-        actor_id=row.actor_id,
-        source=row.source,
-        occurred_at=row.occurred_at,
-        recorded_at=row.recorded_at,
-        idempotency_key=row.idempotency_key,
-    )

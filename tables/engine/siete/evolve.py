@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
+from tables.engine.frozen import changed
 from tables.engine.game import Event
 from tables.engine.siete.settings import SieteSettings
 from tables.engine.siete.settlement import BoxResult, parse_amount
@@ -37,29 +37,29 @@ def _round(state: SieteState) -> Round:
 
 
 def _with_round(state: SieteState, **changes: Any) -> SieteState:
-    return replace(state, round=replace(_round(state), **changes))
+    return changed(state, round=changed(_round(state), **changes))
 
 
 def _with_box(state: SieteState, number: int, **changes: Any) -> SieteState:
     round_ = _round(state)
-    boxes = tuple(replace(b, **changes) if b.number == number else b for b in round_.boxes)
-    return replace(state, round=replace(round_, boxes=boxes))
+    boxes = tuple(changed(b, **changes) if b.number == number else b for b in round_.boxes)
+    return changed(state, round=changed(round_, boxes=boxes))
 
 
 def _settings_changed(state: SieteState, data: Data) -> SieteState:
-    return replace(state, settings=SieteSettings.from_mapping(data["settings"]))
+    return changed(state, settings=SieteSettings.from_mapping(data["settings"]))
 
 
 def _round_opened(state: SieteState, data: Data) -> SieteState:
-    return replace(state, round=Round(number=data["round"]), rounds_opened=data["round"])
+    return changed(state, round=Round(number=data["round"]), rounds_opened=data["round"])
 
 
 def _shoe_shuffled(state: SieteState, data: Data) -> SieteState:
-    return replace(state, shoe=shuffled(state.shoe, state.round, data["burns_due"]))
+    return changed(state, shoe=shuffled(state.shoe, state.round, data["burns_due"]))
 
 
 def _cut_card_drawn(state: SieteState, data: Data) -> SieteState:
-    return replace(state, shoe=replace(state.shoe, cut_card_out=True))
+    return changed(state, shoe=changed(state.shoe, cut_card_out=True))
 
 
 def _wager_placed(state: SieteState, data: Data) -> SieteState:
@@ -87,11 +87,11 @@ def _take_card(state: SieteState, data: Data) -> tuple[SieteState, HandCard]:
     if data.get("from_waiting"):
         round_ = _round(state)
         waiting = round_.misdrawn_waiting
-        return _with_round(state, misdrawn_waiting=waiting[1:]), replace(
+        return _with_round(state, misdrawn_waiting=waiting[1:]), changed(
             waiting[0], face_up=bool(data.get("face_up", True))
         )
     hand_card = hand_card_from(data)
-    return replace(state, shoe=count_drawn(state.shoe, hand_card)), hand_card
+    return changed(state, shoe=count_drawn(state.shoe, hand_card)), hand_card
 
 
 def _card_dealt(state: SieteState, data: Data) -> SieteState:
@@ -112,7 +112,7 @@ def _card_dead(state: SieteState, data: Data) -> SieteState:
 
 def _card_burned(state: SieteState, data: Data) -> SieteState:
     state = _card_dead(state, data)
-    return replace(state, shoe=replace(state.shoe, burns_due=max(state.shoe.burns_due - 1, 0)))
+    return changed(state, shoe=changed(state.shoe, burns_due=max(state.shoe.burns_due - 1, 0)))
 
 
 def _card_misdrawn(state: SieteState, data: Data) -> SieteState:
@@ -154,8 +154,8 @@ def _card_revealed(state: SieteState, data: Data) -> SieteState:
         assert box is not None
         cards = box.cards
     if cards[index].card is None:
-        state = replace(state, shoe=count_identified(state.shoe, code))
-    revealed = (*cards[:index], replace(cards[index], card=code, face_up=True), *cards[index + 1 :])
+        state = changed(state, shoe=count_identified(state.shoe, code))
+    revealed = (*cards[:index], changed(cards[index], card=code, face_up=True), *cards[index + 1 :])
     if data["hand"] == "bank":
         return _with_round(state, bank=revealed)
     state = _with_box(state, data["box"], cards=revealed)

@@ -7,8 +7,7 @@ still on the table (boxes not yet settled, the bank, cards waiting for a draw) k
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from tables.engine.frozen import changed
 from tables.engine.siete.state import HandCard, Round, Shoe
 
 PHYSICAL_DUPLICATE = "physical_id"
@@ -32,11 +31,11 @@ def count_drawn(shoe: Shoe, hand_card: HandCard) -> Shoe:
     ids = shoe.physical_ids
     if hand_card.physical_id is not None:
         ids = ids | {hand_card.physical_id}
-    return replace(shoe, drawn=drawn, physical_ids=ids)
+    return changed(shoe, drawn=drawn, physical_ids=ids)
 
 
 def count_identified(shoe: Shoe, card: str) -> Shoe:
-    return replace(shoe, drawn=(*shoe.drawn, card))
+    return changed(shoe, drawn=(*shoe.drawn, card))
 
 
 def cards_on_table(round_: Round | None) -> tuple[HandCard, ...]:

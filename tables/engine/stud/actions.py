@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
+from tables.engine.frozen import changed
 from tables.engine.game import Event
 from tables.engine.stud.betting import (
     AGGRESSIVE,
@@ -13,7 +14,7 @@ from tables.engine.stud.betting import (
     uses_big_bet,
 )
 from tables.engine.stud.commands import Action, ClockExpired
-from tables.engine.stud.state import BETTING, SeatState, StudState, changed
+from tables.engine.stud.state import BETTING, SeatState, StudState
 
 
 def verify_seat_in_hand(state: StudState, number: int) -> SeatState:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.engine.stud.state import Betting, StudState, changed
+from tables.engine.frozen import changed
+from tables.engine.stud.state import Betting, StudState
 
 AGGRESSIVE = ("bet", "complete", "raise")
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
+from tables.engine.frozen import changed
 from tables.engine.game import Event
 from tables.engine.stud.actions import verify_seat_in_hand
 from tables.engine.stud.cards import record_card
 from tables.engine.stud.commands import CorrectHeldCard, KillHand, RecordCard, VoidHand
 from tables.engine.stud.dealing import verify_card
-from tables.engine.stud.state import StudState, changed
+from tables.engine.stud.state import StudState
 
 
 def verify_approval(requested_by: str | None, approved_by: str | None) -> dict[str, str]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
+from tables.engine.frozen import changed
 from tables.engine.poker.cards import parse_card
-from tables.engine.stud.state import COMMUNITY, DEALING, DOWN, UP, DueCard, StudState, changed
+from tables.engine.stud.state import COMMUNITY, DEALING, DOWN, UP, DueCard, StudState
 
 DECK_SIZE = 52
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tables.engine.frozen import changed
 from tables.engine.game import Event
 from tables.engine.stud.betting import apply_action
 from tables.engine.stud.dealing import open_dealing, third_street_queue
@@ -26,7 +27,6 @@ from tables.engine.stud.state import (
     SeatState,
     StreetRecord,
     StudState,
-    changed,
 )
 
 Data = Mapping[str, Any]
