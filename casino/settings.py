@@ -120,6 +120,9 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 14 * 60)
 # A report job killed mid-way must run again, not vanish: acknowledge only when done.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# If a whole worker machine dies, Redis hands its unacknowledged jobs out again after this
+# long: longer than any job may run, so a slow job is never run twice at once.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * CELERY_TASK_TIME_LIMIT}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {"reports.tasks.*": {"queue": "reports"}}
