@@ -71,7 +71,8 @@ def contenders(hands: list[tuple[str, ...]]) -> dict[str, tuple[Callable[[Any], 
     treys_evaluator = treys.Evaluator()
 
     def treys_call(split: tuple[list[int], list[int]]) -> int:
-        return treys_evaluator.evaluate(*split)
+        score: int = treys_evaluator.evaluate(*split)
+        return score
 
     return {
         "strength_of": (strength_of, [tuple(ours[c] for c in hand) for hand in hands]),

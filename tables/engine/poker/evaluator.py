@@ -15,8 +15,9 @@ layout of a strength is described in :mod:`tables.engine.poker.ranking`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
+from typing import NoReturn
 
 from tables.engine.errors import InvalidInputError
 from tables.engine.poker import hand_tables
@@ -113,13 +114,19 @@ class HandValue(tuple[int, tuple[str, ...]]):
         return f"HandValue({self[0]}, {self.category!r}, cards={self.cards!r})"
 
 
-_UNSUITED: dict[int, int] = dict(
-    zip(
-        decode_uints(hand_tables.UNSUITED_KEYS).tolist(),
-        decode_uints(hand_tables.UNSUITED_STRENGTHS).tolist(),
-        strict=True,
-    )
-)
+def _unsuited_table() -> dict[int, int]:
+    """Rank key to strength. Equal strengths share one int object: the 73,775 entries hold
+    only 6,175 strengths, and fewer objects stay in the processor's cache."""
+    keys = decode_uints(hand_tables.UNSUITED_KEYS).tolist()
+    strengths = decode_uints(hand_tables.UNSUITED_STRENGTHS).tolist()
+    shared: dict[int, int] = {}
+    return {
+        key: shared.setdefault(strength, strength)
+        for key, strength in zip(keys, strengths, strict=True)
+    }
+
+
+_UNSUITED = _unsuited_table()
 _FLUSH: tuple[int, ...] = tuple(decode_uints(hand_tables.FLUSH_STRENGTHS).tolist())
 _RANK_BIT: dict[int, int] = {
     card: 1 << RANK_CHARS.index(code[0]) for code, card in CARD_INTS.items()
@@ -149,23 +156,29 @@ def strength_of(cards: Sequence[int]) -> int:
     return _FLUSH[ranks]
 
 
-# best_hand's own card form: a parsed card shifted above a field in which each of the 52
-# cards has a bit of its own. In a sum of distinct cards no two of those bits meet, so the
-# field holds one bit per card; a card given twice carries into a neighbour and the field then
-# holds fewer bits than cards were given. One sum thus parses the codes, finds duplicates and
-# keys the tables. Three spare bits take the carry of up to seven copies of the top card.
-_OWN_BITS = len(ALL_CODES) + 3
-_OWN_FIELD = (1 << _OWN_BITS) - 1
+# best_hand's own card form: a parsed card shifted above a field of three bits for each of
+# the 52 cards, in which the card sets the lowest of its own three. Up to seven distinct cards
+# add up to one bit per field; a card given twice (up to seven times) makes its field 2 to 7
+# and so sets one of the field's upper bits. One sum thus parses the codes, shows duplicates
+# and keys the tables, and one mask sends both duplicates and flushes off the common path.
+_FIELD_BITS = 3
+_OWN_BITS = _FIELD_BITS * len(ALL_CODES)
+_DUPLICATE_BITS = sum(0b110 << (_FIELD_BITS * index) for index in range(len(ALL_CODES)))
 _CHECKED_CARD: dict[str, int] = {
-    code: (CARD_INTS[code] << _OWN_BITS) | (1 << index) for index, code in enumerate(ALL_CODES)
+    code: (CARD_INTS[code] << _OWN_BITS) | (1 << (_FIELD_BITS * index))
+    for index, code in enumerate(ALL_CODES)
 }
 _checked_card = _CHECKED_CARD.__getitem__
 _CHECKED_FLUSH_BITS = FLUSH_BITS << _OWN_BITS
+_OFF_COMMON_PATH = _DUPLICATE_BITS | _CHECKED_FLUSH_BITS
 _CHECKED_RANK_KEY_SHIFT = RANK_KEY_SHIFT + _OWN_BITS
-_FLUSH_SUIT: dict[int, str] = {
-    32 << (SUIT_FIELD_BITS * index + _OWN_BITS): suit for index, suit in enumerate(SUIT_CHARS)
+# For each suit's flush bit: a card's rank bit if it is of that suit, else 0.
+_FLUSH_SUIT_RANK_BIT: dict[int, Callable[[str], int]] = {
+    32 << (SUIT_FIELD_BITS * index + _OWN_BITS): {
+        code: 1 << RANK_CHARS.index(code[0]) if code[1] == suit else 0 for code in ALL_CODES
+    }.__getitem__
+    for index, suit in enumerate(SUIT_CHARS)
 }
-_CODE_RANK_BIT: dict[str, int] = {code: 1 << RANK_CHARS.index(code[0]) for code in ALL_CODES}
 
 
 def best_hand(cards: Iterable[str]) -> HandValue:
@@ -181,15 +194,13 @@ def best_hand(cards: Iterable[str]) -> HandValue:
     except (KeyError, TypeError):
         _refuse_the_first_bad_code(codes)
         raise
-    if (total & _OWN_FIELD).bit_count() != count:
-        _refuse_duplicates(codes)
-    flush = total & _CHECKED_FLUSH_BITS
-    if not flush:
+    if not total & _OFF_COMMON_PATH:
         return HandValue((_UNSUITED[total >> _CHECKED_RANK_KEY_SHIFT], codes))
+    if total & _DUPLICATE_BITS:
+        _refuse_duplicates(codes)
     # A flush among at most seven cards excludes quads and a full house: its suit decides.
-    suit = _FLUSH_SUIT[flush]
-    ranks = sum([_CODE_RANK_BIT[code] for code in codes if code[1] == suit])
-    return HandValue((_FLUSH[ranks], codes))
+    rank_bit_in_suit = _FLUSH_SUIT_RANK_BIT[total & _CHECKED_FLUSH_BITS]
+    return HandValue((_FLUSH[sum(map(rank_bit_in_suit, codes))], codes))
 
 
 def _refuse_the_first_bad_code(codes: Sequence[str]) -> None:
@@ -197,7 +208,7 @@ def _refuse_the_first_bad_code(codes: Sequence[str]) -> None:
         parse_card(code)  # raises the dealer-readable refusal
 
 
-def _refuse_duplicates(codes: Sequence[str]) -> None:
+def _refuse_duplicates(codes: Sequence[str]) -> NoReturn:
     duplicates = sorted({code for code in codes if codes.count(code) > 1})
     raise InvalidInputError(
         f"The same card appears twice: {', '.join(duplicates)}.", code="duplicate_card"
