@@ -1,0 +1,342 @@
+"""Every Seven-Card Stud endpoint of the API: success, refusals, roles, retries, secrecy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from tables.api.views_games import STUD_COMMANDS
+from tables.engine.stud.commands import RecordCard
+from tables.models import Round, Seat, Table, TableEvent
+from tables.services.commands import table_command
+from tests.api.game_clients import (
+    STUD_SETTINGS,
+    Tablet,
+    approve,
+    ask_correction,
+    assert_refused,
+    open_table,
+    recorded,
+)
+
+pytestmark = pytest.mark.django_db
+APPROVAL_COMMANDS = ("void_hand", "kill_hand", "correct_held_card")
+# Third street, dealt in order: two down cards each, then one up card each.
+THIRD_STREET = ("2c", "3d", "4h", "5s", "6c", "7d", "9h", "Ts", "8c")
+LATER_CARDS = ("Ah", "2d", "3h", "4s", "Kd", "Qc", "Jh", "Td", "9s", "8d", "7h", "6s", "5d", "4d")
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashing(settings: Any) -> None:
+    """The personas' passwords are never checked here (forced sign-in): hash them cheaply."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def table(dealer_dora: User, pit_boss_paula: User) -> Table:
+    return open_table("Stud-E", "seven_card_stud", STUD_SETTINGS, dealer_dora, pit_boss_paula)
+
+
+@pytest.fixture
+def tablet(client_for: Any, dealer_dora: User, table: Table) -> Tablet:
+    return Tablet(client_for(dealer_dora), table, "stud")
+
+
+def act(tablet: Tablet, kind: str) -> dict[str, Any]:
+    """The player to act takes `kind` at the amount the live view lists for it."""
+    state = tablet.state()
+    amounts = {option["action"]: option["amount"] for option in state["legal_actions"]}
+    assert kind in amounts, (kind, state["legal_actions"])
+    return tablet.send(kind, seat=state["to_act"], amount=amounts[kind])
+
+
+def seated(tablet: Tablet) -> None:
+    for seat, player in ((1, "ana"), (2, "bruno"), (3, "carla")):
+        tablet.post("seats/sit", seat=seat, player=player, buy_in=500)
+
+
+def started(tablet: Tablet) -> None:
+    seated(tablet)
+    tablet.post("rounds")
+
+
+def third_street(tablet: Tablet) -> None:
+    """Seat 3 shows the lowest up card (8c) and must bring in."""
+    started(tablet)
+    for card in THIRD_STREET:
+        tablet.send("record_card", card=card)
+
+
+def fourth_street_due(tablet: Tablet) -> None:
+    third_street(tablet)
+    act(tablet, "bring_in")
+    act(tablet, "call")
+    act(tablet, "call")
+
+
+def fourth_street_bet(tablet: Tablet) -> None:
+    fourth_street_due(tablet)
+    for card in ("2d", "3h", "4s"):
+        tablet.send("record_card", card=card)
+    act(tablet, "bet")
+
+
+def to_showdown(tablet: Tablet, hole_cards_known: bool = True) -> None:
+    """Deal what is due and check (or call) around until the first hand is to be shown."""
+    started(tablet)
+    deck = list(THIRD_STREET + LATER_CARDS)
+    for _ in range(100):
+        state = tablet.state()
+        if state["next_to_show"] is not None:
+            return
+        if state["card_due"] is not None:
+            card = deck.pop(0)
+            unknown = not hole_cards_known and state["card_due"]["face"] == "down"
+            tablet.send("record_card", card=None if unknown else card)
+        else:
+            kinds = [option["action"] for option in state["legal_actions"]]
+            act(tablet, next(kind for kind in ("check", "call", "bring_in") if kind in kinds))
+    raise AssertionError("no showdown reached")
+
+
+def unknown_showdown(tablet: Tablet) -> None:
+    to_showdown(tablet, hole_cards_known=False)
+
+
+SETUPS: dict[str, Callable[[Tablet], None]] = {
+    "empty": lambda tablet: None,
+    "seated": seated,
+    "started": started,
+    "third_street": third_street,
+    "fourth_street_due": fourth_street_due,
+    "fourth_street_bet": fourth_street_bet,
+    "showdown": to_showdown,
+    "unknown_showdown": unknown_showdown,
+}
+
+
+# --- 1. Every endpoint in a success path -------------------------------------------------
+
+HAND_COMMANDS = (
+    "record_card", "burn", "bring_in", "complete", "raise", "fold", "call", "check", "bet",
+    "clock_expired", "show", "muck", "award_pots",
+)  # fmt: skip
+
+
+def test_every_stud_command_has_an_endpoint_and_is_covered_here() -> None:
+    assert set(HAND_COMMANDS) == set(STUD_COMMANDS)
+
+
+def test_a_hand_uses_every_betting_dealing_and_showdown_endpoint(
+    tablet: Tablet, table: Table
+) -> None:
+    for seat, player in ((1, "ana"), (2, "bruno"), (3, "carla"), (4, "dave")):
+        tablet.post("seats/sit", seat=seat, player=player, buy_in=500)
+    assert tablet.post("rounds")["round"] == 1
+    for card in ("2c", "3d", "4h", "Kd", "5s", "6c", "7d", "Qd", "9h", "Ts", "8c", "Jc"):
+        tablet.send("record_card", card=card)
+    act(tablet, "bring_in")  # seat 3, 8c
+    act(tablet, "complete")  # seat 4
+    act(tablet, "raise")  # seat 1
+    act(tablet, "fold")  # seat 2
+    act(tablet, "call")
+    act(tablet, "call")
+    tablet.send("burn", card="Ah")
+    for card in ("2d", "3h", "4s"):
+        tablet.send("record_card", card=card)
+    act(tablet, "check")
+    act(tablet, "bet")
+    clocked = tablet.send("clock_expired", seat=tablet.state()["to_act"])
+    assert "action.taken" in [event["type"] for event in clocked["events"]]
+    act(tablet, "call")
+    deck = ["5d", "6s", "7h", "8d", "9s", "Td", "Jh", "Qc", "4d", "5h"]
+    while (state := tablet.state())["next_to_show"] is None:
+        if state["card_due"] is not None:
+            tablet.send("record_card", card=deck.pop())
+        else:
+            act(tablet, "check")
+    first = tablet.state()["next_to_show"]
+    tablet.send("show", seat=first)
+    tablet.send("muck", seat=tablet.state()["next_to_show"])
+    awarded = tablet.send("award_pots")
+    assert awarded["state"]["phase"] == "complete"
+    assert Round.objects.get(table=table).status == Round.Status.SETTLED
+    closed = tablet.post("rounds/close", expect=200)
+    assert closed == {"round": 1, "status": Round.Status.CLOSED}
+    stacks = dict(Seat.objects.filter(table=table).values_list("number", "stack"))
+    rake = sum(int(pot.get("rake", 0)) for pot in awarded["state"]["result"]["pots"])
+    assert sum(stacks.values()) + rake == 2000
+
+
+def test_players_sit_add_chips_and_leave_through_the_seat_endpoints(
+    tablet: Tablet, table: Table
+) -> None:
+    sat = tablet.post("seats/sit", seat=2, player="bruno", buy_in=300)
+    assert (sat["number"], sat["player"], sat["stack"]) == (2, "bruno", 300)
+    added = tablet.post("seats/chips", seat=2, amount=50)
+    assert added["stack"] == 350
+    left = tablet.post("seats/leave", seat=2)
+    assert left == {"seat": 2, "player": "bruno", "stack": 350}
+    types = TableEvent.objects.filter(table=table).values_list("type", flat=True)
+    assert list(types)[-3:] == ["table.player_seated", "table.chips_added", "table.player_left"]
+
+
+@pytest.mark.parametrize("command", APPROVAL_COMMANDS)
+def test_a_correction_is_refused_as_a_direct_command(
+    tablet: Tablet, table: Table, command: str
+) -> None:
+    third_street(tablet)
+    before = recorded(table)
+    response = tablet.raw("commands", {"type": command, "data": {"reason": "x", "seat": 1}})
+    assert_refused(response, 409, "needs_approval", table, before)
+    no_route = tablet.raw(f"stud/{command.replace('_', '-')}", {"reason": "x", "seat": 1})
+    assert_refused(no_route, 404, "not_found", table, before)
+
+
+CORRECTIONS: list[tuple[str, dict[str, Any], str]] = [
+    ("void_hand", {"reason": "misdeal", "cause": "misdeal"}, "hand.voided"),
+    ("kill_hand", {"seat": 1, "reason": "exposed his hole cards"}, "hand.killed"),
+]
+
+
+@pytest.mark.parametrize(("command", "data", "event"), CORRECTIONS)
+def test_a_correction_is_applied_when_a_second_pit_boss_approves(
+    client_for: Any, tablet: Tablet, table: Table, pit_boss_paula: User, pit_boss_pedro: User,
+    command: str, data: dict[str, Any], event: str,
+) -> None:  # fmt: skip
+    third_street(tablet)
+    correction = ask_correction(client_for(pit_boss_paula), table, command, data)
+    before = recorded(table)
+    own = client_for(pit_boss_paula).post(f"/api/corrections/{correction}/approve")
+    assert_refused(own, 403, "own_request", table, before)
+    approved = approve(client_for(pit_boss_pedro), correction)
+    types = [appended["type"] for appended in approved["events"]]
+    assert types[0] == "correction.approved"
+    assert event in types
+
+
+def test_a_duplicate_read_by_the_shoe_is_corrected_through_an_approved_correction(
+    client_for: Any, tablet: Tablet, table: Table, dealer_dora: User, pit_boss_pedro: User
+) -> None:
+    started(tablet)
+    for card in ("2c", "3d", "2c"):  # the shoe reads the first card again: the hand is held
+        table_command(
+            table_id=table.pk,
+            command=RecordCard(card, source="shoe"),
+            actor=None,
+            source=TableEvent.Source.SHOE,
+        )
+    assert tablet.state()["held"] is True
+    before = recorded(table)
+    held = tablet.raw("stud/record-card", {"card": "4h"})
+    assert_refused(held, 409, "hand_held", table, before)
+    correction = ask_correction(client_for(dealer_dora), table, "correct_held_card", {"card": "4h"})
+    approved = approve(client_for(pit_boss_pedro), correction)
+    assert approved["state"]["held"] is False
+    assert TableEvent.objects.filter(table=table, type="card.corrected").exists()
+
+
+def test_a_void_for_misdeal_after_substantial_action_is_refused_at_approval(
+    client_for: Any, tablet: Tablet, table: Table, dealer_dora: User, pit_boss_pedro: User
+) -> None:
+    fourth_street_due(tablet)
+    for card in ("Ah", "2d", "3h"):
+        tablet.send("record_card", card=card)
+    act(tablet, "bet")
+    act(tablet, "call")
+    data = {"reason": "misdeal", "cause": "misdeal"}
+    correction = ask_correction(client_for(dealer_dora), table, "void_hand", data)
+    before = recorded(table)
+    refused = client_for(pit_boss_pedro).post(f"/api/corrections/{correction}/approve")
+    assert_refused(refused, 409, "substantial_action", table, before)
+
+
+# --- 2. Every refusal, with the uniform body and nothing recorded -------------------------
+
+REFUSALS: list[tuple[str, str, Any, int, str]] = [
+    ("started", "stud/record-card", {"card": "1x"}, 422, "invalid_card"),
+    ("started", "stud/record-card", {"card": "2c", "seat": 2}, 409, "card_not_due"),
+    ("started", "stud/record-card", {"card": "2c", "source": "shoe"}, 422, "invalid_source"),
+    ("started", "stud/record-card", {"card": "2c", "exposed": "yes"}, 422, "malformed_command"),
+    ("started", "stud/burn", {"card": "2c"}, 409, "card_not_due"),
+    ("started", "stud/fold", {"seat": 1}, 409, "not_betting_now"),
+    ("third_street", "stud/record-card", {"card": "Ah"}, 409, "card_not_due"),
+    ("third_street", "stud/check", {"seat": 3}, 409, "bring_in_required"),
+    ("third_street", "stud/bring-in", {"seat": 3, "amount": 15}, 422, "wrong_amount"),
+    ("third_street", "stud/call", {"seat": "three"}, 422, "malformed_command"),
+    ("third_street", "stud/bet", {"seat": 3, "amount": 20}, 409, "bring_in_required"),
+    ("third_street", "stud/show", {"seat": 1}, 409, "not_showdown"),
+    ("third_street", "stud/muck", {"seat": 1}, 409, "not_showdown"),
+    ("third_street", "stud/award-pots", {}, 409, "hand_not_over"),
+    ("third_street", "stud/clock-expired", {"seat": 1}, 409, "not_your_turn"),
+    ("fourth_street_due", "stud/record-card", {"card": "2c"}, 422, "duplicate_card"),
+    ("fourth_street_due", "stud/record-card", {"card": None}, 422, "unknown_up_card"),
+    ("fourth_street_due", "stud/raise", {"seat": 1, "amount": 40}, 409, "not_betting_now"),
+    ("fourth_street_bet", "stud/check", {"seat": 2}, 409, "not_your_turn"),
+    ("fourth_street_bet", "stud/check", {"seat": 3}, 409, "cannot_check"),
+    ("fourth_street_bet", "stud/call", {"seat": 3, "amount": 15}, 422, "wrong_amount"),
+    ("fourth_street_bet", "stud/bet", {"seat": 3, "amount": 20}, 409, "action_not_allowed"),
+    ("showdown", "stud/award-pots", {}, 409, "showdown_not_finished"),
+    ("unknown_showdown", "stud/show", None, 422, "unknown_cards_at_showdown"),
+    ("empty", "stud/fold", {"seat": 1}, 409, "hand_over"),
+    ("empty", "stud/start-hand", {"seats": []}, 404, "not_found"),
+    ("seated", "commands", {"type": "start_hand", "data": {}}, 409, "use_round_open"),
+    ("seated", "commands", {"type": "fly", "data": {}}, 422, "unknown_command"),
+    ("started", "rounds", {}, 409, "hand_in_progress"),
+    ("empty", "rounds", {}, 409, "not_enough_players"),
+    ("started", "rounds/close", {}, 409, "round_not_settled"),
+    ("empty", "rounds/close", {}, 409, "no_round_in_play"),
+    ("empty", "seats/sit", {"seat": 9, "player": "x", "buy_in": 100}, 422, "unknown_seat"),
+    ("seated", "seats/sit", {"seat": 1, "player": "dave", "buy_in": 100}, 409, "seat_taken"),
+    ("seated", "seats/sit", {"seat": 4, "player": "ana", "buy_in": 100}, 409, "already_seated"),
+    ("empty", "seats/sit", {"seat": 1, "player": "x"}, 400, "invalid_input"),
+    ("empty", "seats/chips", {"seat": 4, "amount": 100}, 409, "seat_empty"),
+    ("started", "seats/leave", {"seat": 1}, 409, "hand_in_progress"),
+    ("empty", "seats/leave", {"seat": 1}, 409, "seat_empty"),
+    (
+        "third_street",
+        "corrections",
+        {"command": {"type": "call", "data": {"seat": 1}}, "reason": "x"},
+        422,
+        "not_a_correction",
+    ),
+    (
+        "third_street",
+        "corrections",
+        {"command": {"type": "void_hand", "data": {"reason": "x", "cause": "?"}}, "reason": "x"},
+        422,
+        "malformed_command",
+    ),
+]
+
+
+@pytest.mark.parametrize(("setup", "path", "body", "status", "code"), REFUSALS)
+def test_a_refused_request_answers_with_its_code_and_records_nothing(
+    tablet: Tablet, table: Table, setup: str, path: str, body: Any, status: int, code: str
+) -> None:
+    SETUPS[setup](tablet)
+    if body is None:  # the hand due to show, with its face-down cards not given
+        body = {"seat": tablet.state()["next_to_show"]}
+    before = recorded(table)
+    assert_refused(tablet.raw(path, body), status, code, table, before)
+
+
+BODY_ENDPOINTS = [f"stud/{name.replace('_', '-')}" for name in STUD_COMMANDS] + [
+    "commands",
+    "corrections",
+    "seats/sit",
+    "seats/chips",
+    "seats/leave",
+]
+
+
+@pytest.mark.parametrize("path", BODY_ENDPOINTS)
+def test_a_body_that_is_not_json_is_refused_as_malformed(
+    tablet: Tablet, table: Table, path: str
+) -> None:
+    before = recorded(table)
+    response = tablet.client.post(tablet.url(path), "{{", content_type="application/json")
+    assert_refused(response, 400, "malformed_request", table, before)
