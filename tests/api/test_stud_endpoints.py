@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from rest_framework.test import APIClient
 
 from tables.api.views_games import STUD_COMMANDS
 from tables.engine.stud.commands import RecordCard
@@ -340,3 +341,158 @@ def test_a_body_that_is_not_json_is_refused_as_malformed(
     before = recorded(table)
     response = tablet.client.post(tablet.url(path), "{{", content_type="application/json")
     assert_refused(response, 400, "malformed_request", table, before)
+
+
+# --- 3. Permissions by role --------------------------------------------------------------
+
+PERSONAS = [
+    ("dealer_dora", None),  # assigned to the table
+    ("dealer_dan", 403),  # a dealer, at another table
+    ("pit_boss_paula", None),
+    ("auditor_alba", 403),
+    ("cashier_carmen", 403),
+    (None, 401),
+]
+VOID = {"type": "void_hand", "data": {"reason": "misdeal"}}
+WRITES: list[tuple[str, str, Any]] = [
+    ("started", "stud/record-card", {"card": "2c"}),
+    ("empty", "seats/sit", {"seat": 1, "player": "ana", "buy_in": 500}),
+    ("seated", "rounds", {}),
+    ("started", "corrections", {"command": VOID, "reason": "misdeal"}),
+]
+
+
+def signed_in(request: pytest.FixtureRequest, persona: str | None) -> APIClient:
+    client = APIClient()
+    if persona is not None:
+        client.force_authenticate(request.getfixturevalue(persona))
+    return client
+
+
+@pytest.mark.parametrize(("persona", "refused"), PERSONAS)
+@pytest.mark.parametrize(("setup", "path", "body"), WRITES)
+def test_only_the_tables_dealer_and_pit_bosses_write(
+    request: pytest.FixtureRequest, tablet: Tablet, table: Table, setup: str, path: str,
+    body: Any, persona: str | None, refused: int | None,
+) -> None:  # fmt: skip
+    SETUPS[setup](tablet)
+    before = recorded(table)
+    response = signed_in(request, persona).post(tablet.url(path), body, format="json")
+    if refused is None:
+        assert response.status_code == 201, response.json()
+        assert recorded(table) != before
+    else:
+        code = "not_authenticated" if refused == 401 else "permission_denied"
+        assert_refused(response, refused, code, table, before)
+
+
+def test_only_another_pit_boss_decides_a_correction(
+    request: pytest.FixtureRequest, client_for: Any, tablet: Tablet, table: Table,
+    dealer_dora: User,
+) -> None:  # fmt: skip
+    started(tablet)
+    correction = ask_correction(client_for(dealer_dora), table, "void_hand", {"reason": "x"})
+    before = recorded(table)
+    refusals = {
+        "dealer_dora": (403, "permission_denied"),
+        "auditor_alba": (403, "permission_denied"),
+        "cashier_carmen": (403, "permission_denied"),
+        None: (401, "not_authenticated"),
+    }
+    for persona, (status, code) in refusals.items():
+        for decision in ("approve", "refuse"):
+            url = f"/api/corrections/{correction}/{decision}"
+            response = signed_in(request, persona).post(url, {"note": "n"}, format="json")
+            assert_refused(response, status, code, table, before)
+    approved = approve(signed_in(request, "pit_boss_pedro"), correction)
+    assert approved["state"]["phase"] == "voided"
+
+
+# --- 4. Idempotent retries ---------------------------------------------------------------
+
+RETRIES: list[tuple[str, str, Any, Any]] = [
+    ("started", "stud/record-card", {"card": "2c"}, {"card": "3c"}),
+    ("third_street", "stud/bring-in", {"seat": 3, "amount": 10}, {"seat": 3, "amount": 20}),
+    (
+        "empty",
+        "seats/sit",
+        {"seat": 1, "player": "ana", "buy_in": 500},
+        {"seat": 1, "player": "ana", "buy_in": 400},
+    ),
+    ("seated", "seats/chips", {"seat": 1, "amount": 50}, {"seat": 1, "amount": 60}),
+    ("seated", "seats/leave", {"seat": 1}, {"seat": 2}),
+    ("seated", "rounds", {}, {"again": True}),
+    ("started", "commands", {"type": "record_card", "data": {"card": "2c"}}, {"type": "burn"}),
+]
+
+
+@pytest.mark.parametrize(("setup", "path", "body", "other_body"), RETRIES)
+def test_a_retry_gets_the_first_answer_and_another_body_is_refused(
+    tablet: Tablet, table: Table, setup: str, path: str, body: Any, other_body: Any
+) -> None:
+    SETUPS[setup](tablet)
+    first = tablet.raw(path, body, key="tablet-5-0007")
+    assert first.status_code == 201, first.json()
+    after_first = recorded(table)
+    retry = tablet.raw(path, body, key="tablet-5-0007")
+    assert (retry.status_code, retry.json()) == (201, first.json())
+    assert retry["Idempotent-Replayed"] == "true"
+    assert recorded(table) == after_first
+    reused = tablet.raw(path, other_body, key="tablet-5-0007")
+    assert_refused(reused, 409, "idempotency_key_reused", table, after_first)
+
+
+def test_a_retried_approval_applies_the_correction_once(
+    client_for: Any, tablet: Tablet, table: Table, dealer_dora: User, pit_boss_pedro: User
+) -> None:
+    started(tablet)
+    correction = ask_correction(client_for(dealer_dora), table, "void_hand", {"reason": "x"})
+    boss = client_for(pit_boss_pedro)
+    url = f"/api/corrections/{correction}/approve"
+    first = boss.post(url, HTTP_IDEMPOTENCY_KEY="pit-1")
+    assert first.status_code == 200, first.json()
+    after_first = recorded(table)
+    retry = boss.post(url, HTTP_IDEMPOTENCY_KEY="pit-1")
+    assert (retry.status_code, retry.json()) == (200, first.json())
+    assert retry["Idempotent-Replayed"] == "true"
+    assert recorded(table) == after_first
+    assert TableEvent.objects.filter(table=table, type="hand.voided").count() == 1
+
+
+# --- 5. Face-down cards stay secret until revealed ---------------------------------------
+
+
+def test_no_hole_card_is_in_any_live_answer_before_the_showdown(
+    client_for: Any, tablet: Tablet, table: Table, pit_boss_paula: User, auditor_alba: User
+) -> None:
+    started(tablet)
+    answers = [tablet.send("record_card", card=card) for card in THIRD_STREET]
+    answers.append(act(tablet, "bring_in"))
+    boss = Tablet(client_for(pit_boss_paula), table, "stud")
+    seen = " ".join([str(answer) for answer in answers] + [tablet.live_text(), boss.live_text()])
+    for up_card in THIRD_STREET[6:]:
+        assert up_card in seen
+    for hole_card in THIRD_STREET[:6]:
+        assert hole_card not in seen
+    held_back = client_for(auditor_alba).get(f"/api/tables/{table.pk}/events").json()
+    assert not [event for event in held_back if event["type"] == "card.dealt"]
+
+
+def test_a_shown_hand_is_on_the_live_screen_and_a_mucked_one_never(
+    tablet: Tablet, table: Table
+) -> None:
+    to_showdown(tablet)
+    shower = tablet.state()["next_to_show"]
+    shown = tablet.send("show", seat=shower)
+    dealt = TableEvent.objects.filter(table=table, type="card.dealt")
+    cards_of = {
+        seat: [e.payload["card"] for e in dealt if e.payload.get("seat") == seat]
+        for seat in (1, 2, 3)
+    }
+    assert all(card in str(shown) for card in cards_of[shower])
+    mucker = tablet.state()["next_to_show"]
+    tablet.send("muck", seat=mucker)
+    hidden = [card for card in cards_of[mucker] if card not in str(tablet.state()["seats"])]
+    assert len(hidden) == 3  # the two first down cards and the seventh-street card
+    for card in hidden:
+        assert card not in tablet.live_text()
