@@ -496,3 +496,29 @@ def test_a_shown_hand_is_on_the_live_screen_and_a_mucked_one_never(
     assert len(hidden) == 3  # the two first down cards and the seventh-street card
     for card in hidden:
         assert card not in tablet.live_text()
+
+
+# --- Known product bugs, documented ------------------------------------------------------
+
+BEYOND_64_BITS = 2**63
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="seat amounts have no upper bound in the serializers: a figure past a 64-bit "
+    "integer reaches the database and the answer is a 500 instead of a 400 invalid_input",
+)
+@pytest.mark.parametrize(
+    ("setup", "path", "body"),
+    [
+        ("empty", "seats/sit", {"seat": 1, "player": "ana", "buy_in": BEYOND_64_BITS}),
+        ("seated", "seats/chips", {"seat": 1, "amount": BEYOND_64_BITS}),
+        ("empty", "seats/sit", {"seat": BEYOND_64_BITS, "player": "ana", "buy_in": 100}),
+    ],
+)
+def test_an_amount_beyond_any_chip_count_is_refused_as_invalid_input(
+    tablet: Tablet, table: Table, setup: str, path: str, body: Any
+) -> None:
+    SETUPS[setup](tablet)
+    before = recorded(table)
+    assert_refused(tablet.raw(path, body), 400, "invalid_input", table, before)
