@@ -300,6 +300,7 @@ REFUSALS: list[tuple[str, str, dict[str, Any], int, str]] = [
     ("betting", "cut_card", {"now": True}, 422, "unknown_field"),
     ("dealt", "update_settings", {"settings": SIETE_SETTINGS}, 409, "round_in_progress"),
     ("betting", "update_settings", {"settings": {"colour": "red"}}, 422, "unknown_setting"),
+    ("betting", "update_settings", {"settings": {"decks": 100}}, 422, "invalid_setting"),
 ]
 
 

@@ -255,6 +255,27 @@ def test_a_void_for_misdeal_after_substantial_action_is_refused_at_approval(
     assert_refused(refused, 409, "substantial_action", table, before)
 
 
+def test_the_tablet_enters_no_card_while_a_shoe_feeds_the_table(
+    tablet: Tablet, table: Table, pit_boss_paula: User, pit_boss_pedro: User
+) -> None:
+    from django.utils import timezone
+
+    from devices.models import Device, DeviceBinding
+
+    shoe = Device.objects.create(
+        serial="SIM-S", status=Device.Status.ACTIVE, online=True, enrolled_at=timezone.now()
+    )
+    DeviceBinding.objects.create(
+        device=shoe, table=table, requested_by=pit_boss_paula, requested_at=timezone.now(),
+        approved_by=pit_boss_pedro, approved_at=timezone.now(),
+    )  # fmt: skip
+    started(tablet)
+    before = recorded(table)
+    for path in ("stud/record-card", "stud/burn"):
+        refused = tablet.raw(path, {"card": "2c"})
+        assert_refused(refused, 409, "shoe_feeds_table", table, before)
+
+
 # --- 2. Every refusal, with the uniform body and nothing recorded -------------------------
 
 REFUSALS: list[tuple[str, str, Any, int, str]] = [
