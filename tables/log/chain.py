@@ -21,7 +21,9 @@ GENESIS_HASH = "0" * 64
 def canonical_time(moment: datetime) -> str:
     if moment.tzinfo is None:
         raise ValueError("naive datetimes have no place in the log; give a UTC time")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    # isoformat is several times faster than strftime and gives the same text here.
+    utc = moment.astimezone(UTC).replace(tzinfo=None)
+    return utc.isoformat(timespec="microseconds") + "Z"
 
 
 def _encode(value: Any) -> Any:
