@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
@@ -49,6 +50,7 @@ class Tablet:
         self.client = client
         self.table = table
         self.game_path = game_path
+        self.sent: list[str] = []  # the game commands accepted, in order
 
     def url(self, path: str) -> str:
         return f"/api/tables/{self.table.pk}/{path}"
@@ -68,6 +70,8 @@ class Tablet:
     def send(self, command: str, expect: int = 201, **body: Any) -> dict[str, Any]:
         response = self.client.post(self.command_url(command), body, format="json")
         assert response.status_code == expect, response.json()
+        if response.status_code == 201:
+            self.sent.append(command)
         return dict(response.json())
 
     def detail(self) -> dict[str, Any]:
@@ -78,6 +82,23 @@ class Tablet:
 
     def live_text(self) -> str:
         return json.dumps(self.detail())
+
+
+def signed_in_as(request: pytest.FixtureRequest, persona: str | None, table: Table) -> APIClient:
+    """A client for a persona fixture by name (None: nobody signed in).
+
+    Dan is a dealer assigned to another table of the same game, so his refusal is about
+    the table, not his role.
+    """
+    client = APIClient()
+    if persona is None:
+        return client
+    user = request.getfixturevalue(persona)
+    if persona == "dealer_dan":
+        boss = request.getfixturevalue("pit_boss_pedro")
+        open_table(f"{table.name}-2", table.game, dict(table.settings), user, boss)
+    client.force_authenticate(user)
+    return client
 
 
 def ask_correction(client: APIClient, table: Table, command: str, data: dict[str, Any]) -> int:

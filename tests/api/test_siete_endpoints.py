@@ -19,6 +19,7 @@ from tests.api.game_clients import (
     assert_refused,
     open_table,
     recorded,
+    signed_in_as,
 )
 
 pytestmark = pytest.mark.django_db
@@ -159,6 +160,7 @@ def test_a_round_uses_every_dealing_and_paying_endpoint(tablet: Tablet, table: T
     tablet.send("record_payout", box=2, amount=30)
     closed = tablet.post("rounds/close", expect=200)
     assert closed == {"round": 1, "status": Round.Status.CLOSED}
+    assert set(tablet.sent) == set(FIRST_ROUND)
 
 
 def test_a_second_round_uses_the_shoe_and_settings_endpoints(tablet: Tablet, table: Table) -> None:
@@ -180,6 +182,7 @@ def test_a_second_round_uses_the_shoe_and_settings_endpoints(tablet: Tablet, tab
     assert tablet.state()["phase"] == "settling"
     identified = tablet.send("identify_card", box=2, card="6E")
     assert identified["state"]["phase"] == "settled"
+    assert set(SECOND_ROUND) <= set(tablet.sent)
 
 
 @pytest.mark.parametrize("command", APPROVAL_COMMANDS)
@@ -421,9 +424,7 @@ def test_only_the_tables_dealer_and_pit_bosses_write(
     body: Any, success: int, persona: str | None, refused: int | None,
 ) -> None:  # fmt: skip
     SETUPS[setup](tablet)
-    client = APIClient()
-    if persona is not None:
-        client.force_authenticate(request.getfixturevalue(persona))
+    client = signed_in_as(request, persona, table)
     before = recorded(table)
     response = client.post(tablet.url(path), body, format="json")
     if refused is None:

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
 from tables.api.views_games import STUD_COMMANDS
 from tables.engine.stud.commands import RecordCard
@@ -21,6 +20,7 @@ from tests.api.game_clients import (
     assert_refused,
     open_table,
     recorded,
+    signed_in_as,
 )
 
 pytestmark = pytest.mark.django_db
@@ -167,6 +167,7 @@ def test_a_hand_uses_every_betting_dealing_and_showdown_endpoint(
     assert Round.objects.get(table=table).status == Round.Status.SETTLED
     closed = tablet.post("rounds/close", expect=200)
     assert closed == {"round": 1, "status": Round.Status.CLOSED}
+    assert set(tablet.sent) == set(HAND_COMMANDS)
     stacks = dict(Seat.objects.filter(table=table).values_list("number", "stack"))
     rake = sum(int(pot.get("rake", 0)) for pot in awarded["state"]["result"]["pots"])
     assert sum(stacks.values()) + rake == 2000
@@ -383,13 +384,6 @@ WRITES: list[tuple[str, str, Any]] = [
 ]
 
 
-def signed_in(request: pytest.FixtureRequest, persona: str | None) -> APIClient:
-    client = APIClient()
-    if persona is not None:
-        client.force_authenticate(request.getfixturevalue(persona))
-    return client
-
-
 @pytest.mark.parametrize(("persona", "refused"), PERSONAS)
 @pytest.mark.parametrize(("setup", "path", "body"), WRITES)
 def test_only_the_tables_dealer_and_pit_bosses_write(
@@ -398,7 +392,7 @@ def test_only_the_tables_dealer_and_pit_bosses_write(
 ) -> None:  # fmt: skip
     SETUPS[setup](tablet)
     before = recorded(table)
-    response = signed_in(request, persona).post(tablet.url(path), body, format="json")
+    response = signed_in_as(request, persona, table).post(tablet.url(path), body, format="json")
     if refused is None:
         assert response.status_code == 201, response.json()
         assert recorded(table) != before
@@ -423,9 +417,9 @@ def test_only_another_pit_boss_decides_a_correction(
     for persona, (status, code) in refusals.items():
         for decision in ("approve", "refuse"):
             url = f"/api/corrections/{correction}/{decision}"
-            response = signed_in(request, persona).post(url, {"note": "n"}, format="json")
+            response = signed_in_as(request, persona, table).post(url, {"note": "n"}, format="json")
             assert_refused(response, status, code, table, before)
-    approved = approve(signed_in(request, "pit_boss_pedro"), correction)
+    approved = approve(signed_in_as(request, "pit_boss_pedro", table), correction)
     assert approved["state"]["phase"] == "voided"
 
 
