@@ -219,6 +219,8 @@ def test_a_correction_is_applied_when_a_second_pit_boss_approves(
     assert event in types
     applied = TableEvent.objects.get(table=table, type=event)
     assert (applied.payload["requested_by"], applied.payload["approved_by"]) == ("paula", "pedro")
+    for hidden in ("3O", "6C"):  # the boxes' face-down cards, never turned up
+        assert hidden not in str(approved) + tablet.live_text()
 
 
 def test_a_held_card_is_corrected_through_an_approved_correction(

@@ -218,6 +218,8 @@ def test_a_correction_is_applied_when_a_second_pit_boss_approves(
     types = [appended["type"] for appended in approved["events"]]
     assert types[0] == "correction.approved"
     assert event in types
+    for hole_card in THIRD_STREET[:6]:
+        assert hole_card not in str(approved) + tablet.live_text()
 
 
 def test_a_duplicate_read_by_the_shoe_is_corrected_through_an_approved_correction(
