@@ -8,7 +8,8 @@ class DevicesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from devices.feed_check import online_shoe_feeds
-        from tables.card_feeds import register_feed_check
+        from devices.feed_check import online_shoe_feeds, shoe_hold_reason
+        from tables.card_feeds import register_feed_check, register_hold_check
 
         register_feed_check(online_shoe_feeds)
+        register_hold_check(shoe_hold_reason)

@@ -26,7 +26,7 @@ from tables.api.serializers import (
     TableCreateSerializer,
     TableSerializer,
 )
-from tables.card_feeds import device_feeds_table
+from tables.card_feeds import device_feeds_table, table_hold_reason
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Table, TableEvent
 from tables.services import floor
@@ -141,6 +141,7 @@ class RoundOpenView(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
         check_can_act_at(request.user, table)
+        check_not_held(table)
 
         def handle(key: str | None) -> Response:
             outcome = floor.round_open(
@@ -185,6 +186,12 @@ class TableCommandView(APIView):
         return run_command(request, table, data["type"], data["data"])
 
 
+def check_not_held(table: Table) -> None:
+    reason = table_hold_reason(table.pk)
+    if reason is not None:
+        raise NotAllowedNowError(f"The round is held: {reason}.", code="round_held")
+
+
 def run_command(request: Request, table: Table, command_type: str, data: Any) -> Response:
     if not isinstance(data, dict):
         raise InvalidInputError("The command's data must be an object.", code="invalid_input")
@@ -197,6 +204,7 @@ def run_command(request: Request, table: Table, command_type: str, data: Any) ->
             f"{command_type} needs a pit boss's approval: ask for it as a correction.",
             code="needs_approval",
         )
+    check_not_held(table)
     if command_type in CARD_COMMANDS and device_feeds_table(table.pk):
         raise NotAllowedNowError(
             "The shoe is reading this table's cards; do not enter them on the tablet.",

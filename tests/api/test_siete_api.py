@@ -227,3 +227,33 @@ def test_the_tablet_enters_no_card_while_the_tables_shoe_is_online(
     shoe.online = False
     shoe.save(update_fields=["online"])
     tablet.send("record_card", card="3O")  # the shoe is offline: the dealer carries on
+
+
+def test_a_gap_in_the_shoes_feed_holds_the_round_until_a_pit_boss_resolves_it(
+    client_for: Any, dealer_dora: User, pit_boss_paula: User, pit_boss_pedro: User,
+    siete_table: Table,
+) -> None:  # fmt: skip
+    from django.utils import timezone
+
+    from devices.models import Device, DeviceBinding, DeviceGap
+
+    shoe = Device.objects.create(
+        serial="SIM-T", status=Device.Status.ACTIVE, online=False, enrolled_at=timezone.now()
+    )
+    DeviceBinding.objects.create(
+        device=shoe, table=siete_table, requested_by=pit_boss_paula, requested_at=timezone.now(),
+        approved_by=pit_boss_pedro, approved_at=timezone.now(),
+    )  # fmt: skip
+    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet.send("place_wager", box=1, amount=20)
+    gap = DeviceGap.objects.create(
+        device=shoe, boot_id=7, first_missing=12, last_missing=13, opened_at=timezone.now()
+    )
+    before = TableEvent.objects.filter(table=siete_table).count()
+    held = tablet.send("record_card", expect=409, card="3O")
+    assert held["code"] == "round_held"
+    assert "gap" in held["detail"]
+    assert TableEvent.objects.filter(table=siete_table).count() == before
+    gap.resolved_at, gap.resolved_by = timezone.now(), pit_boss_paula
+    gap.save(update_fields=["resolved_at", "resolved_by"])
+    tablet.send("record_card", card="3O")
