@@ -515,16 +515,11 @@ def test_a_shown_hand_is_on_the_live_screen_and_a_mucked_one_never(
         assert card not in tablet.live_text()
 
 
-# --- Known product bugs, documented ------------------------------------------------------
+# --- Figures past a 64-bit integer (they once reached the database: a 500) ---------------
 
 BEYOND_64_BITS = 2**63
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="seat amounts have no upper bound in the serializers: a figure past a 64-bit "
-    "integer reaches the database and the answer is a 500 instead of a 400 invalid_input",
-)
 @pytest.mark.parametrize(
     ("setup", "path", "body"),
     [
