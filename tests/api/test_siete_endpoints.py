@@ -237,6 +237,9 @@ def test_a_held_card_is_corrected_through_an_approved_correction(
             source=TableEvent.Source.SHOE,
         )
     assert tablet.state()["held"] == "duplicate_card"
+    before = recorded(table)
+    held = tablet.client.post(tablet.command_url("stand"), {"box": 1}, format="json")
+    assert_refused(held, 409, "round_held", table, before)
     correction = ask_correction(client_for(dealer_dora), table, "correct_held_card", {"card": "4C"})
     approved = approve(client_for(pit_boss_pedro), correction)
     assert approved["state"]["held"] is None

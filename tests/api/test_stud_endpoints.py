@@ -291,6 +291,7 @@ REFUSALS: list[tuple[str, str, Any, int, str]] = [
     ("third_street", "stud/record-card", {"card": "Ah"}, 409, "card_not_due"),
     ("third_street", "stud/check", {"seat": 3}, 409, "bring_in_required"),
     ("third_street", "stud/bring-in", {"seat": 3, "amount": 15}, 422, "wrong_amount"),
+    ("third_street", "stud/complete", {"seat": 3, "amount": 10**6}, 422, "insufficient_chips"),
     ("third_street", "stud/call", {"seat": "three"}, 422, "malformed_command"),
     ("third_street", "stud/bet", {"seat": 3, "amount": 20}, 409, "bring_in_required"),
     ("third_street", "stud/show", {"seat": 1}, 409, "not_showdown"),
