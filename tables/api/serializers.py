@@ -21,19 +21,24 @@ class SeatSerializer(serializers.ModelSerializer[Seat]):
         fields = ("number", "player", "stack", "pending_chips")
 
 
+# Bounds that keep every figure inside the database's 64-bit integers; no table comes near.
+MAX_SEAT = 64
+MAX_CHIPS = 10**12
+
+
 class SeatPlayerSerializer(serializers.Serializer[None]):
-    seat = serializers.IntegerField(min_value=1)
+    seat = serializers.IntegerField(min_value=1, max_value=MAX_SEAT)
     player = serializers.CharField(max_length=64)
-    buy_in = serializers.IntegerField(min_value=1)
+    buy_in = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS)
 
 
 class AddChipsSerializer(serializers.Serializer[None]):
-    seat = serializers.IntegerField(min_value=1)
-    amount = serializers.IntegerField(min_value=1)
+    seat = serializers.IntegerField(min_value=1, max_value=MAX_SEAT)
+    amount = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS)
 
 
 class LeaveSerializer(serializers.Serializer[None]):
-    seat = serializers.IntegerField(min_value=1)
+    seat = serializers.IntegerField(min_value=1, max_value=MAX_SEAT)
 
 
 class TableCreateSerializer(serializers.Serializer[None]):
