@@ -126,6 +126,7 @@ SETUPS: dict[str, Callable[[Tablet], None]] = {
 
 def test_every_siete_command_has_an_endpoint_and_is_covered_here() -> None:
     covered = set(FIRST_ROUND) | set(SECOND_ROUND) | set(APPROVAL_COMMANDS) | ONLY_REFUSED
+    covered |= {"expose_bank_card"}
     assert covered == set(siete.COMMAND_TYPES)
 
 
@@ -134,6 +135,17 @@ FIRST_ROUND = (
     "request_draw", "declare_bust", "stand", "reveal_bank", "record_payout",
 )  # fmt: skip
 SECOND_ROUND = ("update_settings", "reshuffle", "cut_card", "sit_out", "identify_card")
+
+
+def test_a_bank_card_exposed_in_play_is_entered_and_plays_face_up(tablet: Tablet) -> None:
+    tablet.send("place_wager", box=1, amount=20)
+    tablet.send("place_wager", box=2, amount=10)
+    for _ in range(3):
+        tablet.send("record_card", card=None)
+    tablet.send("stand", box=1)
+    tablet.send("expose_bank_card", card="6E")
+    assert tablet.state()["bank"]["cards"] == [{"card": "6E"}]
+    assert tablet.state()["turn"] == {"hand": "box", "box": 2}
 
 
 def test_a_round_uses_every_dealing_and_paying_endpoint(tablet: Tablet, table: Table) -> None:

@@ -16,6 +16,8 @@ Commands (``type`` on the wire → fields):
   nobody asked for becomes a misdrawn card with an alert; from the tablet it is refused.
 * ``request_draw`` box, face_down · ``stand`` box · ``reveal`` box, card? ·
   ``declare_bust`` box, card? · ``sit_out`` box (exposed card, ``player_option`` tables).
+* ``expose_bank_card`` card? — the bank's card seen during play: after the first decision it plays
+  face up; before it, ``exposed_bank_card`` applies (void: the round is held).
 * ``reveal_bank`` card? · ``bank_stand`` (refused below 5; at 5 or more the bank stands by itself).
 * ``identify_card`` box (None = bank), card — an unknown face-down card entered at settlement.
 * ``record_payout`` box, amount — what the dealer paid (+ net win) or collected (- stake).
@@ -51,6 +53,7 @@ from tables.engine.siete.commands import (
     CorrectPayout,
     CutCard,
     DeclareBust,
+    ExposeBankCard,
     IdentifyCard,
     MoveCard,
     PlaceWager,
@@ -83,6 +86,7 @@ __all__ = [
     "CorrectPayout",
     "CutCard",
     "DeclareBust",
+    "ExposeBankCard",
     "IdentifyCard",
     "MoveCard",
     "PlaceWager",

@@ -92,6 +92,14 @@ class RevealBank:
 
 
 @dataclass(frozen=True)
+class ExposeBankCard:
+    """The bank's face-down card was seen during play (a slip of the dealer's hand)."""
+
+    type: ClassVar[str] = "expose_bank_card"
+    card: str | None = None
+
+
+@dataclass(frozen=True)
 class BankStand:
     type: ClassVar[str] = "bank_stand"
 
@@ -192,6 +200,7 @@ Command = (
     | DeclareBust
     | SitOut
     | RevealBank
+    | ExposeBankCard
     | BankStand
     | IdentifyCard
     | CorrectHeldCard
@@ -219,6 +228,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         DeclareBust,
         SitOut,
         RevealBank,
+        ExposeBankCard,
         BankStand,
         IdentifyCard,
         CorrectHeldCard,

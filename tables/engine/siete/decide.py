@@ -26,6 +26,7 @@ from tables.engine.siete.state import SieteState
 from tables.engine.siete.turns import (
     bank_stand,
     declare_bust,
+    expose_bank_card,
     identify_card,
     request_draw,
     reveal,
@@ -47,6 +48,7 @@ _HANDLERS: dict[type[Any], Callable[[EventBuilder, Any], None]] = {
     c.DeclareBust: declare_bust,
     c.SitOut: sit_out,
     c.RevealBank: reveal_bank,
+    c.ExposeBankCard: expose_bank_card,
     c.BankStand: bank_stand,
     c.IdentifyCard: identify_card,
     c.CorrectHeldCard: correct_held_card,

@@ -8,6 +8,7 @@ from tables.engine.siete.checks import entered_card, hidden_card_code, verify_bo
 from tables.engine.siete.commands import (
     BankStand,
     DeclareBust,
+    ExposeBankCard,
     IdentifyCard,
     RequestDraw,
     Reveal,
@@ -19,6 +20,7 @@ from tables.engine.siete.rules import (
     BANK,
     BETTING,
     DEALING,
+    PLAYERS,
     SETTLING,
     bank_must_draw,
     current_box,
@@ -123,6 +125,26 @@ def reveal_bank(b: EventBuilder, command: RevealBank) -> None:
         refuse("bank_already_revealed", "The bank's card is already face up.")
     code = hidden_card_code(b.state, b.round.bank[hidden[0]].card, command.card)
     b.emit("card.revealed", hand="bank", box=None, index=hidden[0], card=code)
+
+
+def expose_bank_card(b: EventBuilder, command: ExposeBankCard) -> None:
+    """After the first player decision the deal stands: an exposed bank card plays face up.
+
+    Before it, the table's `exposed_bank_card` rule applies as in the deal (void: the round
+    is held for the pit boss, since seeing the bank's card shifts the odds to the players).
+    """
+    _open_round(b)
+    if phase(b.round) not in (PLAYERS, BANK):
+        refuse("not_in_play", "The bank's card can be exposed only while the round is played.")
+    hidden = [i for i, c in enumerate(b.round.bank) if not c.face_up or c.card is None]
+    if not hidden:
+        refuse("bank_already_revealed", "The bank's card is already face up.")
+    code = hidden_card_code(b.state, b.round.bank[hidden[0]].card, command.card)
+    b.emit("card.revealed", hand="bank", box=None, index=hidden[0], card=code)
+    voids = not b.round.first_decision and b.state.settings.exposed_bank_card == "void"
+    if voids:
+        b.emit("round.held", reason="exposed_bank_card")
+    b.alert("bank_card_exposed", "The bank's card was exposed during play.", card=code)
 
 
 def bank_stand(b: EventBuilder, command: BankStand) -> None:

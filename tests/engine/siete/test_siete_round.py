@@ -291,3 +291,33 @@ def test_replaying_the_events_gives_the_same_state() -> None:
     table.do(Stand(4))
     table.do(RevealBank())
     assert table.replayed() == table.state
+
+
+def test_a_bank_card_exposed_after_the_first_decision_plays_face_up() -> None:
+    from tables.engine.siete import ExposeBankCard
+
+    table = Table()
+    table.do(PlaceWager(1, 10))
+    table.do(PlaceWager(2, 10))
+    table.do(RecordCard("3O", source="shoe"))
+    table.do(RecordCard("4C", source="shoe"))
+    table.do(RecordCard("6E", source="shoe"))
+    table.do(Stand(1))
+    events = table.do(ExposeBankCard())
+    assert [event.type for event in events] == ["card.revealed", "alert.raised"]
+    assert table.view()["bank"]["cards"] == [{"card": "6E"}]
+    assert table.phase == "players"  # the round goes on: the deal stands
+    table.do(Stand(2))
+    assert table.phase == "settled"  # the bank, at 6, stands by itself
+
+
+def test_a_bank_card_exposed_before_any_decision_holds_the_round_on_void_tables() -> None:
+    from tables.engine.siete import ExposeBankCard
+
+    table = Table()
+    table.do(PlaceWager(1, 10))
+    table.do(RecordCard("3O", source="shoe"))
+    table.do(RecordCard("6E", source="shoe"))
+    events = table.do(ExposeBankCard())
+    assert [event.type for event in events] == ["card.revealed", "round.held", "alert.raised"]
+    assert refusal(table, Stand(1)) == "round_held"  # the pit boss voids it or lets it play

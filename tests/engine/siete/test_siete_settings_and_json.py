@@ -84,7 +84,7 @@ def test_a_command_is_built_from_its_json_body() -> None:
 
 def test_every_command_type_is_known_by_name() -> None:
     assert command_from_json("cut_card", {}).type == "cut_card"
-    assert len(COMMAND_TYPES) == 22
+    assert len(COMMAND_TYPES) == 23
 
 
 @pytest.mark.parametrize(
