@@ -42,6 +42,8 @@ class GameBinding:
     # Commands a service issues itself and a tablet may not send (Stud's start_hand: the
     # stacks come from the seats, not from the request).
     service_commands: frozenset[str] = frozenset()
+    # Commands only a pit boss may send (Stud: showing a mucked hand to the table).
+    pit_boss_commands: frozenset[str] = frozenset()
     # Commands that only a four-eyes correction may run (never straight from a tablet)...
     approval_commands: frozenset[str] = frozenset()
     # ...and those among them whose data carries `requested_by` and `approved_by` names.

@@ -91,6 +91,8 @@ STUD_COMMANDS: dict[str, type] = {
     "muck": stud_commands.Muck,
     "award_pots": stud_commands.AwardPots,
     "clock_expired": stud_commands.ClockExpired,
+    "ask_to_see": stud_commands.AskToSee,
+    "show_mucked": stud_commands.ShowMucked,
     **dict.fromkeys(stud_commands.ACTION_KINDS, stud_commands.Action),
 }
 

@@ -8,12 +8,12 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tables import games, selectors
+from tables import games, roles, selectors
 from tables.api.access import acting_user, check_can_act_at
 from tables.api.idempotency import run_idempotently
 from tables.api.permissions import IsAuditor, IsFloorStaff, IsPitBoss
@@ -210,6 +210,10 @@ def run_command(request: Request, table: Table, command_type: str, data: Any) ->
             "The shoe is reading this table's cards; do not enter them on the tablet.",
             code="shoe_feeds_table",
         )
+    if command_type in binding.pit_boss_commands and not roles.has_role(
+        request.user, roles.PIT_BOSS
+    ):
+        raise PermissionDenied("Only a pit boss may do this.")
     if command_type in binding.service_commands:
         raise NotAllowedNowError(
             f"{command_type} is not sent directly; open the round (POST .../rounds) instead.",

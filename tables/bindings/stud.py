@@ -37,6 +37,7 @@ BINDING = games.GameBinding(
     round_opened_event="hand.started",
     project_table=project_stacks,
     service_commands=frozenset({"start_hand"}),
+    pit_boss_commands=frozenset({"show_mucked"}),
     approval_commands=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
     approval_fields=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
 )

@@ -127,8 +127,43 @@ HAND_COMMANDS = (
 )  # fmt: skip
 
 
+SHOWDOWN_REQUESTS = ("ask_to_see", "show_mucked")
+
+
 def test_every_stud_command_has_an_endpoint_and_is_covered_here() -> None:
-    assert set(HAND_COMMANDS) == set(STUD_COMMANDS)
+    assert set(HAND_COMMANDS) | set(SHOWDOWN_REQUESTS) == set(STUD_COMMANDS)
+
+
+def test_a_caller_asks_to_see_and_only_a_pit_boss_shows_a_mucked_hand(
+    client_for: Any, tablet: Tablet, table: Table, pit_boss_paula: User
+) -> None:
+    tablet.post("seats/sit", seat=1, player="ana", buy_in=500)
+    tablet.post("seats/sit", seat=2, player="bruno", buy_in=500)
+    tablet.post("rounds")
+    deck = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
+    while (state := tablet.state())["phase"] != "showdown":
+        if state["card_due"] is not None:
+            tablet.send("record_card", card=deck.pop())
+            continue
+        kinds = {option["action"] for option in state["legal_actions"]}
+        seventh_bet = state["street"] == 7 and "bet" in kinds
+        act(
+            tablet,
+            "bet" if seventh_bet else next(k for k in ("check", "call", "bring_in") if k in kinds),
+        )
+    aggressor = tablet.state()["next_to_show"]
+    caller = 2 if aggressor == 1 else 1
+    tablet.send("ask_to_see", seat=aggressor, asked_by=caller)
+    refused = tablet.send("muck", expect=409, seat=aggressor)
+    assert refused["code"] == "show_requested"
+    tablet.send("show", seat=aggressor)
+    tablet.send("muck", seat=caller)
+    by_dealer = tablet.send("show_mucked", expect=403, seat=caller)
+    assert by_dealer["code"] == "permission_denied"
+    boss = Tablet(client_for(pit_boss_paula), table, "stud")
+    boss.send("show_mucked", seat=caller)
+    awarded = tablet.send("award_pots")
+    assert awarded["state"]["result"]["payouts"][0]["seat"] == aggressor
 
 
 def test_a_hand_uses_every_betting_dealing_and_showdown_endpoint(

@@ -4,7 +4,9 @@
 with it), one ``RecordCard`` per card in dealing order (``seat`` may be left out: the engine
 knows who is due; ``card`` None is a face-down card not read), optional ``Burn`` before 4th to
 7th street, betting ``Action`` commands (amounts are street totals, as listed by
-``live_view(state)["legal_actions"]``), ``Show``/``Muck`` in showdown order, then ``AwardPots``.
+``live_view(state)["legal_actions"]``), ``Show``/``Muck`` in showdown order (``AskToSee``
+by a caller binds the last aggressor to show; ``ShowMucked`` is the pit boss showing a mucked
+hand), then ``AwardPots``.
 ``ClockExpired`` may come whenever a player is to act. ``VoidHand``, ``KillHand`` and
 ``CorrectHeldCard`` (a duplicate read by the shoe holds the hand until corrected or voided) need
 ``requested_by`` and a different ``approved_by``.

@@ -74,6 +74,22 @@ class AwardPots:
 
 
 @dataclass(frozen=True)
+class AskToSee:
+    """A caller who kept their cards asks to see the last aggressor's hand (TDA 18-B)."""
+
+    seat: int
+    asked_by: int
+
+
+@dataclass(frozen=True)
+class ShowMucked:
+    """The pit boss shows a mucked hand to the players at the showdown; the award stands."""
+
+    seat: int
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class VoidHand:
     """`cause` (optional) lets the engine check it: `misdeal` only before substantial action."""
 
@@ -119,6 +135,8 @@ Command = (
     | Action
     | Show
     | Muck
+    | AskToSee
+    | ShowMucked
     | AwardPots
     | VoidHand
     | KillHand
@@ -200,11 +218,15 @@ def _burn(data: Mapping[str, Any]) -> Burn:
     )
 
 
-def _show(data: Mapping[str, Any]) -> Show:
+def _codes(data: Mapping[str, Any]) -> tuple[str, ...]:
     cards = data.get("cards", [])
     if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
         raise _bad("cards must be a list of card codes.")
-    return Show(_int(data, "seat"), tuple(cards))
+    return tuple(cards)
+
+
+def _show(data: Mapping[str, Any]) -> Show:
+    return Show(_int(data, "seat"), _codes(data))
 
 
 def _void(data: Mapping[str, Any]) -> VoidHand:
@@ -232,6 +254,8 @@ _BUILDERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
     "burn": _burn,
     "show": _show,
     "muck": lambda data: Muck(_int(data, "seat")),
+    "ask_to_see": lambda data: AskToSee(_int(data, "seat"), _int(data, "asked_by")),
+    "show_mucked": lambda data: ShowMucked(_int(data, "seat"), _codes(data)),
     "award_pots": lambda data: AwardPots(),
     "void_hand": _void,
     "kill_hand": _kill,

@@ -16,6 +16,7 @@ from tables.engine.stud import actions, cards, corrections, starting
 from tables.engine.stud.betting import is_street_over, uncalled_bets
 from tables.engine.stud.commands import (
     Action,
+    AskToSee,
     AwardPots,
     Burn,
     ClockExpired,
@@ -25,12 +26,20 @@ from tables.engine.stud.commands import (
     Muck,
     RecordCard,
     Show,
+    ShowMucked,
     StartHand,
     VoidHand,
 )
 from tables.engine.stud.evolve import evolve
 from tables.engine.stud.opening import street_opening
-from tables.engine.stud.showdown import award, revealed_down_cards, verify_muck, verify_turn_to_show
+from tables.engine.stud.showdown import (
+    award,
+    revealed_down_cards,
+    verify_ask_to_see,
+    verify_muck,
+    verify_show_mucked,
+    verify_turn_to_show,
+)
 from tables.engine.stud.state import (
     AWARDING,
     BETTING,
@@ -90,6 +99,17 @@ def _muck(state: StudState, command: Any) -> tuple[Event, ...]:
     return (Event("hand.mucked", {"seat": command.seat}),)
 
 
+def _ask_to_see(state: StudState, command: Any) -> tuple[Event, ...]:
+    verify_ask_to_see(state, command.seat, command.asked_by)
+    return (Event("hand.show_requested", {"seat": command.seat, "asked_by": command.asked_by}),)
+
+
+def _show_mucked(state: StudState, command: Any) -> tuple[Event, ...]:
+    seat = verify_show_mucked(state, command.seat)
+    down = revealed_down_cards(state, seat, command.cards)
+    return (Event("hand.mucked_shown", {"seat": seat.seat, "down_cards": down}),)
+
+
 def _award(state: StudState, command: Any) -> tuple[Event, ...]:
     if state.phase == SHOWDOWN:
         raise NotAllowedNowError(
@@ -106,6 +126,8 @@ _HANDLERS: dict[type, Callable[[StudState, Any], tuple[Event, ...]]] = {
     Action: actions.take_action,
     Show: _show,
     Muck: _muck,
+    AskToSee: _ask_to_see,
+    ShowMucked: _show_mucked,
     AwardPots: _award,
     VoidHand: corrections.void_hand,
     KillHand: corrections.kill_hand,

@@ -204,6 +204,16 @@ def _hand_mucked(state: StudState, data: Data) -> StudState:
     return _maybe_finish_showdown(state.with_seat(changed(seat, mucked=True)))
 
 
+def _show_requested(state: StudState, data: Data) -> StudState:
+    return changed(state, show_requested=(*state.show_requested, data["seat"]))
+
+
+def _mucked_shown(state: StudState, data: Data) -> StudState:
+    shown = (data["seat"], tuple(data["down_cards"]))
+    known = state.known_cards | set(data["down_cards"])
+    return changed(state, mucked_shown=(*state.mucked_shown, shown), known_cards=known)
+
+
 def _hand_killed(state: StudState, data: Data) -> StudState:
     number = data["seat"]
     state = state.with_seat(changed(state.seat(number), status=KILLED))
@@ -253,6 +263,8 @@ _APPLIERS: dict[str, Callable[[StudState, Data], StudState]] = {
     "betting.closed": _betting_closed,
     "hand.shown": _hand_shown,
     "hand.mucked": _hand_mucked,
+    "hand.show_requested": _show_requested,
+    "hand.mucked_shown": _mucked_shown,
     "hand.killed": _hand_killed,
     "pots.awarded": _pots_awarded,
     "hand.voided": _hand_voided,

@@ -10,7 +10,7 @@ from tables.engine.poker.evaluator import HandValue, best_hand
 from tables.engine.stud.dealing import verify_card
 from tables.engine.stud.pots import form_pots, odd_chip_order, split
 from tables.engine.stud.rake import rake_pots
-from tables.engine.stud.state import SHOWDOWN, SeatState, StudState
+from tables.engine.stud.state import AWARDING, COMPLETE, SHOWDOWN, SeatState, StudState
 
 
 def showdown_order(state: StudState) -> tuple[int, ...]:
@@ -89,6 +89,43 @@ def verify_muck(state: StudState, number: int) -> None:
         )
     if sum(1 for s in state.in_hand() if s.live) <= 1:
         raise NotAllowedNowError("The last live hand cannot be mucked.", code="last_live_hand")
+    if number in state.show_requested:
+        raise NotAllowedNowError(
+            f"A caller asked to see seat {number}'s hand: it must be shown.", code="show_requested"
+        )
+
+
+def verify_ask_to_see(state: StudState, number: int, asked_by: int) -> None:
+    """Only the last aggressor on the final round, by a caller still holding a live hand."""
+    if state.phase != SHOWDOWN:
+        raise NotAllowedNowError("There is no showdown now.", code="not_showdown")
+    record = state.record_for(7)
+    if record is None or record.last_aggressor != number:
+        raise NotAllowedNowError(
+            f"Only the last aggressor's hand may be asked for; seat {number} was not.",
+            code="not_last_aggressor",
+        )
+    seat = state.seat(number)
+    if not seat.live or seat.shown:
+        raise NotAllowedNowError(
+            f"Seat {number}'s hand is not waiting to be shown.", code="not_due"
+        )
+    asker = next((s for s in state.in_hand() if s.seat == asked_by and s.live), None)
+    if asker is None or asked_by == number:
+        raise NotAllowedNowError(
+            f"Seat {asked_by} holds no live hand to ask with.", code="not_a_caller"
+        )
+
+
+def verify_show_mucked(state: StudState, number: int) -> SeatState:
+    if state.phase not in (SHOWDOWN, AWARDING, COMPLETE):
+        raise NotAllowedNowError(
+            "A mucked hand is shown only at the showdown.", code="not_showdown"
+        )
+    seat = state.seat(number)
+    if not seat.mucked:
+        raise NotAllowedNowError(f"Seat {number} did not muck.", code="not_mucked")
+    return seat
 
 
 def seat_cards(state: StudState, seat: SeatState) -> list[str]:

@@ -124,6 +124,10 @@ class StudState:
     streets: tuple[StreetRecord, ...] = ()
     showdown_order: tuple[int, ...] = ()
     must_show: bool = False
+    # Seats a caller asked to see (TDA 18-B): they may no longer muck.
+    show_requested: tuple[int, ...] = ()
+    # Mucked hands the pit boss showed: seen by the players, never changing the award.
+    mucked_shown: tuple[tuple[int, tuple[str, ...]], ...] = ()
     result: dict[str, Any] | None = None
     void_reason: str | None = None
     actions_in_turn: int = 0
