@@ -11,42 +11,25 @@ from django.contrib.auth.models import User
 from tables.engine import siete
 from tables.models import Alert, Round, Table, TableEvent
 from tables.services.commands import table_command
-from tables.services.floor import dealer_assign, table_create, table_set_status
 from tables.verification import verify_table
+from tests.api.game_clients import SIETE_SETTINGS, Tablet, open_table
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def siete_table(dealer_dora: User, pit_boss_paula: User) -> Table:
-    table = table_create(
-        name="SyM-T", game="siete_y_medio", seat_count=6,
-        settings={"min_stake": 10, "max_stake": 200, "chip": 5},
-    )  # fmt: skip
-    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss_paula)
-    dealer_assign(table_id=table.pk, dealer=dealer_dora, by=pit_boss_paula)
-    return table
+    return open_table("SyM-T", "siete_y_medio", SIETE_SETTINGS, dealer_dora, pit_boss_paula)
 
 
-class Tablet:
-    def __init__(self, client: Any, table: Table) -> None:
-        self.client = client
-        self.table = table
-
-    def send(self, command: str, expect: int = 201, **data: Any) -> dict[str, Any]:
-        url = f"/api/tables/{self.table.pk}/siete/{command.replace('_', '-')}"
-        response = self.client.post(url, data, format="json")
-        assert response.status_code == expect, response.json()
-        return dict(response.json())
-
-    def state(self) -> dict[str, Any]:
-        return dict(self.client.get(f"/api/tables/{self.table.pk}").json()["state"])
+def tablet_at(client: Any, table: Table) -> Tablet:
+    return Tablet(client, table, "siete")
 
 
 def test_a_full_round_through_the_api(
     client_for: Any, dealer_dora: User, siete_table: Table, auditor_alba: User
 ) -> None:
-    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet = tablet_at(client_for(dealer_dora), siete_table)
     tablet.send("start_round")
     tablet.send("place_wager", box=1, amount=20)
     tablet.send("place_wager", box=2, amount=10)
@@ -85,7 +68,7 @@ def test_a_full_round_through_the_api(
 def test_a_payout_mismatch_raises_an_alert(
     client_for: Any, dealer_dora: User, siete_table: Table
 ) -> None:
-    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet = tablet_at(client_for(dealer_dora), siete_table)
     tablet.send("place_wager", box=1, amount=20)
     tablet.send("record_card", card="3O", face_up=False)
     tablet.send("record_card", card="4C", face_up=False)
@@ -101,7 +84,7 @@ def test_face_down_cards_are_never_shown_live(
     client_for: Any, dealer_dora: User, pit_boss_paula: User, siete_table: Table,
     auditor_alba: User,
 ) -> None:  # fmt: skip
-    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet = tablet_at(client_for(dealer_dora), siete_table)
     tablet.send("place_wager", box=1, amount=20)
     for card in ("6E", "11B"):  # read by the shoe: known to the engine only
         table_command(
@@ -138,7 +121,7 @@ def test_bad_input_is_refused_with_a_code_and_nothing_recorded(
     client_for: Any, dealer_dora: User, siete_table: Table, command: str, data: dict[str, Any],
     status: int, code: str,
 ) -> None:  # fmt: skip
-    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet = tablet_at(client_for(dealer_dora), siete_table)
     tablet.send("start_round")
     before = TableEvent.objects.filter(table=siete_table).count()
     url = f"/api/tables/{siete_table.pk}/siete/{command.replace('_', '-')}"
@@ -153,7 +136,7 @@ def test_a_void_goes_through_a_correction_not_the_tablet(
     client_for: Any, dealer_dora: User, pit_boss_paula: User, pit_boss_pedro: User,
     siete_table: Table,
 ) -> None:  # fmt: skip
-    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet = tablet_at(client_for(dealer_dora), siete_table)
     tablet.send("place_wager", box=1, amount=20)
     direct = tablet.send("void_round", expect=409, reason="misdeal")
     assert direct["code"] == "needs_approval"
@@ -175,7 +158,7 @@ def test_a_wrong_payout_record_is_corrected_with_a_second_pit_boss(
     client_for: Any, dealer_dora: User, pit_boss_paula: User, pit_boss_pedro: User,
     siete_table: Table,
 ) -> None:  # fmt: skip
-    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet = tablet_at(client_for(dealer_dora), siete_table)
     tablet.send("place_wager", box=1, amount=20)
     tablet.send("record_card", card="3O", face_up=False)
     tablet.send("record_card", card="4C", face_up=False)
@@ -220,7 +203,7 @@ def test_the_tablet_enters_no_card_while_the_tables_shoe_is_online(
         device=shoe, table=siete_table, requested_by=pit_boss_paula, requested_at=timezone.now(),
         approved_by=pit_boss_pedro, approved_at=timezone.now(),
     )  # fmt: skip
-    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet = tablet_at(client_for(dealer_dora), siete_table)
     tablet.send("place_wager", box=1, amount=20)
     refused = tablet.send("record_card", expect=409, card="3O")
     assert refused["code"] == "shoe_feeds_table"
@@ -244,7 +227,7 @@ def test_a_gap_in_the_shoes_feed_holds_the_round_until_a_pit_boss_resolves_it(
         device=shoe, table=siete_table, requested_by=pit_boss_paula, requested_at=timezone.now(),
         approved_by=pit_boss_pedro, approved_at=timezone.now(),
     )  # fmt: skip
-    tablet = Tablet(client_for(dealer_dora), siete_table)
+    tablet = tablet_at(client_for(dealer_dora), siete_table)
     tablet.send("place_wager", box=1, amount=20)
     gap = DeviceGap.objects.create(
         device=shoe, boot_id=7, first_missing=12, last_missing=13, opened_at=timezone.now()

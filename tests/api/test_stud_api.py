@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from tables.models import Round, Seat, Table, TableEvent
-from tables.services.floor import dealer_assign, table_create, table_set_status
 from tables.verification import verify_table
+from tests.api.game_clients import STUD_SETTINGS, Tablet, open_table
 
 pytestmark = pytest.mark.django_db
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
@@ -19,30 +19,11 @@ DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 
 @pytest.fixture
 def stud_table(dealer_dora: User, pit_boss_paula: User) -> Table:
-    table = table_create(
-        name="Stud-T", game="seven_card_stud", seat_count=8,
-        settings={"small_bet": 20, "chip": 1, "rake_percent": "5", "rake_cap": 3},
-    )  # fmt: skip
-    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss_paula)
-    dealer_assign(table_id=table.pk, dealer=dealer_dora, by=pit_boss_paula)
-    return table
+    return open_table("Stud-T", "seven_card_stud", STUD_SETTINGS, dealer_dora, pit_boss_paula)
 
 
-class Tablet:
-    def __init__(self, client: Any, table: Table) -> None:
-        self.client = client
-        self.table = table
-
-    def post(self, url: str, expect: int = 201, **data: Any) -> dict[str, Any]:
-        response = self.client.post(f"/api/tables/{self.table.pk}/{url}", data, format="json")
-        assert response.status_code == expect, response.json()
-        return dict(response.json())
-
-    def send(self, command: str, expect: int = 201, **data: Any) -> dict[str, Any]:
-        return self.post(f"stud/{command.replace('_', '-')}", expect, **data)
-
-    def state(self) -> dict[str, Any]:
-        return dict(self.client.get(f"/api/tables/{self.table.pk}").json()["state"])
+def tablet_at(client: Any, table: Table) -> Tablet:
+    return Tablet(client, table, "stud")
 
 
 def play_to_the_end(tablet: Tablet, deck: list[str]) -> dict[str, Any]:
@@ -67,7 +48,7 @@ def play_to_the_end(tablet: Tablet, deck: list[str]) -> dict[str, Any]:
 def test_players_sit_play_a_hand_and_keep_their_stacks(
     client_for: Any, dealer_dora: User, stud_table: Table, auditor_alba: User
 ) -> None:
-    tablet = Tablet(client_for(dealer_dora), stud_table)
+    tablet = tablet_at(client_for(dealer_dora), stud_table)
     tablet.post("seats/sit", seat=1, player="ana", buy_in=500)
     tablet.post("seats/sit", seat=3, player="bruno", buy_in=300)
     tablet.post("seats/sit", seat=5, player="carla", buy_in=400)
@@ -93,7 +74,7 @@ def test_players_sit_play_a_hand_and_keep_their_stacks(
 def test_chips_bought_during_a_hand_play_from_the_next_one(
     client_for: Any, dealer_dora: User, stud_table: Table
 ) -> None:
-    tablet = Tablet(client_for(dealer_dora), stud_table)
+    tablet = tablet_at(client_for(dealer_dora), stud_table)
     tablet.post("seats/sit", seat=1, player="ana", buy_in=500)
     tablet.post("seats/sit", seat=2, player="bruno", buy_in=500)
     tablet.post("rounds")
@@ -125,7 +106,7 @@ def test_chips_bought_during_a_hand_play_from_the_next_one(
 def test_bad_stud_input_is_refused_and_nothing_recorded(
     client_for: Any, dealer_dora: User, stud_table: Table, url: str, data: dict[str, Any], code: str
 ) -> None:
-    tablet = Tablet(client_for(dealer_dora), stud_table)
+    tablet = tablet_at(client_for(dealer_dora), stud_table)
     before = TableEvent.objects.filter(table=stud_table).count()
     response = tablet.client.post(f"/api/tables/{stud_table.pk}/{url}", data, format="json")
     assert response.json()["code"] == code, response.json()
@@ -137,7 +118,7 @@ def test_a_hand_is_voided_only_by_a_second_pit_boss_and_stacks_return(
     client_for: Any, dealer_dora: User, pit_boss_paula: User, pit_boss_pedro: User,
     stud_table: Table,
 ) -> None:  # fmt: skip
-    tablet = Tablet(client_for(dealer_dora), stud_table)
+    tablet = tablet_at(client_for(dealer_dora), stud_table)
     tablet.post("seats/sit", seat=1, player="ana", buy_in=500)
     tablet.post("seats/sit", seat=2, player="bruno", buy_in=500)
     tablet.post("rounds")
