@@ -3,64 +3,25 @@ and writes its result to the real PostgreSQL."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from reports.models import JobRun
 from reports.tasks import probe_worker
-
-PROJECT = Path(__file__).resolve().parents[2]
-
-
-def database_url_of_test_database() -> str:
-    params = connection.settings_dict
-    host = params["HOST"] or "127.0.0.1"
-    port = params["PORT"] or 5432
-    user = params["USER"] or "postgres"
-    return f"postgres://{user}@{host}:{port}/{params['NAME']}"
+from tests.integration.celery_workers import start_worker, stop_worker
 
 
 @pytest.fixture
 def celery_worker_process() -> Iterator[subprocess.Popen[str]]:
-    env = dict(os.environ, DATABASE_URL=database_url_of_test_database())
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "casino",
-            "worker",
-            "-Q",
-            "default,reports",
-            "--pool",
-            "solo",
-            "--concurrency",
-            "1",
-            "-l",
-            "warning",
-            "--without-heartbeat",
-            "--without-mingle",
-            "--without-gossip",
-        ],
-        cwd=PROJECT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    worker = start_worker(queues="default,reports", pool="solo", concurrency=1)
     try:
         yield worker
     finally:
-        worker.terminate()
-        worker.wait(timeout=30)
+        stop_worker(worker)
 
 
 @pytest.mark.django_db(transaction=True)

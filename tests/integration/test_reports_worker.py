@@ -7,16 +7,13 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
-from django.db import connection
 from django.utils import timezone
 
 from reports.models import JobRun, Report
@@ -26,72 +23,29 @@ from reports.tasks import PAUSE_ENV, start_run
 from tables import roles
 from tables.models import Table
 from tables.services.floor import table_create
+from tests.integration.celery_workers import start_worker, stop_worker
 
-PROJECT = Path(__file__).resolve().parents[2]
 TABLES = 3
 PAUSE_SECONDS = 6
 
 
-def database_url_for_the_worker() -> str:
-    params = connection.settings_dict
-    host = params["HOST"] or "127.0.0.1"
-    port = params["PORT"] or 5432
-    user = params["USER"] or "postgres"
-    return f"postgres://{user}@{host}:{port}/{params['NAME']}"
-
-
-def start_worker(**extra_env: str) -> subprocess.Popen[str]:
-    env = dict(os.environ, DATABASE_URL=database_url_for_the_worker(), **extra_env)
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "casino",
-            "worker",
-            "-Q",
-            "reports",
-            "--pool",
-            "prefork",
-            "--concurrency",
-            "2",
-            "-l",
-            "warning",
-            "--without-heartbeat",
-            "--without-mingle",
-            "--without-gossip",
-        ],
-        cwd=PROJECT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-
-
-def stop(worker: subprocess.Popen[str]) -> None:
-    worker.terminate()
-    try:
-        worker.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        worker.wait(timeout=10)
+def start(**extra_env: str) -> subprocess.Popen[str]:
+    return start_worker(queues="reports", extra_env=extra_env)
 
 
 @pytest.fixture
 def worker() -> Iterator[subprocess.Popen[str]]:
-    process = start_worker()
+    process = start()
     yield process
-    stop(process)
+    stop_worker(process)
 
 
 @pytest.fixture
 def slow_worker() -> Iterator[subprocess.Popen[str]]:
     """A worker that pauses just before writing each report, long enough to be killed."""
-    process = start_worker(**{PAUSE_ENV: str(PAUSE_SECONDS)})
+    process = start(**{PAUSE_ENV: str(PAUSE_SECONDS)})
     yield process
-    stop(process)
+    stop_worker(process)
 
 
 def person(username: str, role: str) -> User:
