@@ -1,4 +1,4 @@
-"""The single append path of the event log: next seq, chained hash, one INSERT per batch."""
+"""The single append path of the event log: the next seq and the chained hash of each new row."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ class NewFact:
     payload: dict[str, Any]
 
 
-def append_facts(
+def chain_facts(
     *,
     table: Table,
     round_: Round | None,
@@ -30,9 +30,10 @@ def append_facts(
     occurred_at: datetime | None = None,
     idempotency_key: str | None = None,
 ) -> list[TableEvent]:
-    """Append facts to `table`'s log. The caller holds the table row lock (select_for_update).
+    """The rows that append `facts` to `table`'s log, chained to its head; not yet written.
 
-    The table's head (seq and hash) advances on the row; the caller saves it.
+    The caller holds the table row lock (select_for_update). The table's head (seq and hash)
+    advances on the instance; :func:`~tables.services.append_statements.write_append` stores both.
     """
     recorded_at = timezone.now()
     occurred_at = occurred_at or recorded_at
@@ -71,5 +72,4 @@ def append_facts(
             )
         )
         table.head_seq, table.head_hash = chained.seq, digest
-    TableEvent.objects.bulk_create(rows)
     return rows

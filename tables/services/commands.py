@@ -6,6 +6,7 @@ the next seq and chained hash, update the projections, and publish a change noti
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,8 +20,13 @@ from tables import games
 from tables.engine.errors import NotAllowedNowError
 from tables.models import Round, Table, TableEvent
 from tables.services import engine_state, live
-from tables.services.append import NewFact, append_facts
-from tables.services.projections import ROUND_CLOSED_EVENT, project_alerts, project_round
+from tables.services.append import NewFact, chain_facts
+from tables.services.append_statements import lock_table_row, write_append
+from tables.services.projections import (
+    ROUND_CLOSED_EVENT,
+    project_alerts,
+    set_round_projection,
+)
 
 
 @dataclass(frozen=True)
@@ -31,11 +37,16 @@ class CommandOutcome:
     state: Any
 
 
-def lock_table(table_id: int) -> Table:
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise NotAllowedNowError("There is no such table.", code="table_not_found") from None
+@dataclass(frozen=True)
+class RoundProjection:
+    """A round row to update with an append: `project` sets its columns from the new rows
+    and names them, so they are written with the events."""
+
+    round: Round
+    project: Callable[[list[TableEvent]], Sequence[str]]
+
+
+lock_table = lock_table_row
 
 
 current_round = engine_state.current_round
@@ -68,13 +79,19 @@ def table_command(
         if any(event.type == binding.round_opened_event for event in events):
             round_ = start_round_row(table, round_, actor)
         facts = [*preamble, *(NewFact(event.type, dict(event.data)) for event in events)]
-        rows = record(table, round_, facts, actor, source, occurred_at, idempotency_key)
-        if round_ is not None:
-            project_round(round_, state, rows, table)
+        projection = _round_projection(round_, state, table) if round_ is not None else None
+        rows = record(table, round_, facts, actor, source, occurred_at, idempotency_key, projection)
         if binding.project_table is not None:
             binding.project_table(table, state, rows)
         engine_state.remember(table, state, round_)
         return CommandOutcome(table=table, round=round_, events=rows, state=state)
+
+
+def _round_projection(round_: Round, state: Any, table: Table) -> RoundProjection:
+    def project(rows: list[TableEvent]) -> Sequence[str]:
+        return set_round_projection(round_, state, rows, table)
+
+    return RoundProjection(round_, project)
 
 
 def start_round_row(table: Table, in_play: Round | None, actor: User | None) -> Round:
@@ -91,12 +108,16 @@ def start_round_row(table: Table, in_play: Round | None, actor: User | None) -> 
 
 def close_settled_round(table: Table, round_: Round, actor: User | None) -> None:
     """Append `table.round_closed` and project it. The caller holds the table lock."""
+
+    def closed(rows: list[TableEvent]) -> Sequence[str]:
+        round_.status = Round.Status.CLOSED
+        round_.closed_at = rows[-1].recorded_at
+        round_.last_seq = rows[-1].seq
+        return ("status", "closed_at", "last_seq")
+
     fact = NewFact(ROUND_CLOSED_EVENT, {"round": round_.number})
-    rows = record(table, round_, [fact], actor, TableEvent.Source.SYSTEM, None, None)
-    round_.status = Round.Status.CLOSED
-    round_.closed_at = rows[-1].recorded_at
-    round_.last_seq = rows[-1].seq
-    round_.save(update_fields=["status", "closed_at", "last_seq"])
+    projection = RoundProjection(round_, closed)
+    record(table, round_, [fact], actor, TableEvent.Source.SYSTEM, None, None, projection)
 
 
 def record(
@@ -107,11 +128,14 @@ def record(
     source: str,
     occurred_at: datetime | None,
     idempotency_key: str | None,
+    projection: RoundProjection | None = None,
 ) -> list[TableEvent]:
-    """Append, project alerts, save the head, and publish after commit. Lock held by caller."""
+    """Append, save the head (and `projection`), project alerts, and publish after commit.
+
+    The caller holds the table lock."""
     if not facts:
         return []
-    rows = append_facts(
+    rows = chain_facts(
         table=table,
         round_=round_,
         facts=facts,
@@ -120,7 +144,10 @@ def record(
         occurred_at=occurred_at,
         idempotency_key=idempotency_key,
     )
-    table.save(update_fields=["head_seq", "head_hash"])
+    if projection is None:
+        write_append(table, rows)
+    else:
+        write_append(table, rows, projection.round, projection.project(rows))
     project_alerts(table, rows)
     notice = {
         "table": table.pk,

@@ -20,7 +20,18 @@ ROUND_STATUS = {
 }
 
 
+ROUND_PROJECTION_FIELDS = ("state", "status", "last_seq", "closed_at")
+
+
 def project_round(round_: Round, state: Any, rows: Sequence[TableEvent], table: Table) -> None:
+    """Project and save the round row (the rebuild's way; appends write it with their events)."""
+    round_.save(update_fields=set_round_projection(round_, state, rows, table))
+
+
+def set_round_projection(
+    round_: Round, state: Any, rows: Sequence[TableEvent], table: Table
+) -> tuple[str, ...]:
+    """Set the round row's projected columns from the engine state; return their names."""
     binding = games.binding_for(table.game)
     status = binding.round_status(state)
     round_.state = json_ready(binding.audit_view(state))
@@ -31,7 +42,7 @@ def project_round(round_: Round, state: Any, rows: Sequence[TableEvent], table: 
     round_.last_seq = rows[-1].seq if rows else round_.last_seq
     if status in games.ROUND_FINISHED and round_.closed_at is None:
         round_.closed_at = rows[-1].recorded_at if rows else timezone.now()
-    round_.save(update_fields=["state", "status", "last_seq", "closed_at"])
+    return ROUND_PROJECTION_FIELDS
 
 
 def project_alerts(table: Table, rows: Sequence[TableEvent]) -> None:
