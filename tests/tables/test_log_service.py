@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from tables.engine.errors import RuleError
 from tables.log.chain import GENESIS_HASH
@@ -196,3 +197,35 @@ def test_the_admin_shows_the_log_read_only(tally_table: Table, admin_client: Any
     response = admin_client.post(f"/admin/tables/tableevent/{event.pk}/delete/", {"post": "yes"})
     assert response.status_code == 403
     assert TableEvent.objects.filter(pk=event.pk).exists()
+
+
+def test_an_append_writes_what_it_decided_and_reads_back_the_same(tally_table: Table) -> None:
+    """Whatever statements the database gets, the rows read back are the ones the service
+    returned: seq, hash, payload, round, head and projection."""
+    round_open(table_id=tally_table.pk, actor=None)
+    outcome = table_command(table_id=tally_table.pk, command=Add(3), actor=None, source="tablet")
+    (returned,) = outcome.events
+    stored = TableEvent.objects.get(pk=returned.pk)
+    assert (stored.seq, stored.hash, stored.payload, stored.round_id) == (
+        returned.seq, returned.hash, returned.payload, outcome.round.pk if outcome.round else None,
+    )  # fmt: skip
+    assert stored.recorded_at == returned.recorded_at
+    tally_table.refresh_from_db()
+    assert (tally_table.head_seq, tally_table.head_hash) == (returned.seq, returned.hash)
+    round_ = Round.objects.get(pk=outcome.round.pk if outcome.round else None)
+    assert (round_.last_seq, round_.state["total"]) == (returned.seq, 3)
+    assert verify_table(tally_table).ok
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's one-statement write")
+def test_an_ordinary_command_is_a_lock_and_one_write_on_postgresql(tally_table: Table) -> None:
+    round_open(table_id=tally_table.pk, actor=None)
+    table_command(table_id=tally_table.pk, command=Add(1), actor=None, source="tablet")
+    with CaptureQueriesContext(connection) as captured:
+        table_command(table_id=tally_table.pk, command=Add(2), actor=None, source="tablet")
+    statements = [query["sql"].split()[0].upper() for query in captured.captured_queries]
+    # Inside the test's own transaction BEGIN/COMMIT become savepoints.
+    assert [word for word in statements if word not in {"SAVEPOINT", "RELEASE"}] == [
+        "SELECT",
+        "WITH",
+    ]
