@@ -47,28 +47,40 @@ def net_win(stake: int, ratio: Fraction, settings: SieteSettings) -> tuple[int, 
     return paid, exact - paid
 
 
+def box_outcome(
+    player_class: str, player_total: int, bank_class: str, bank_total: int, ties: str
+) -> str:
+    """The outcome of a box against the bank, from the classes and totals of the two hands.
+
+    A busted player loses even if the bank busts; a busted bank pays every other box; otherwise
+    the better hand wins and a tie follows the table's `ties` rule (`push` or `bank`).
+    """
+    if player_class == BUST:
+        return PLAYER_BUST
+    if bank_class == BUST:
+        return BANK_BUST_WIN
+    player_key = hand_strength(player_class, player_total)
+    bank_key = hand_strength(bank_class, bank_total)
+    if player_key < bank_key or (player_key == bank_key and ties == "bank"):
+        return LOSS
+    return PUSH if player_key == bank_key else WIN
+
+
 def settle_box(
     player: Sequence[str], bank: Sequence[str], stake: int, settings: SieteSettings
 ) -> BoxResult:
-    """Settle a box holding the known cards `player` against the bank's known cards `bank`.
-
-    A busted player loses even if the bank busts; a busted bank pays every other box by the
-    class of its own hand; otherwise the better hand wins and a tie follows `settings.ties`.
-    """
+    """Settle a box holding the known cards `player` against the bank's known cards `bank`:
+    the outcome by :func:`box_outcome`, a win paid by the class of the player's own hand."""
     player_class, player_total = classify(player), hand_total(player)
-    if player_class == BUST:
-        return BoxResult(PLAYER_BUST, BUST, player_total, stake, -stake, Fraction(0))
-    bank_class, bank_total = classify(bank), hand_total(bank)
-    if bank_class == BUST:
-        outcome = BANK_BUST_WIN
-    else:
-        player_key = hand_strength(player_class, player_total)
-        bank_key = hand_strength(bank_class, bank_total)
-        if player_key < bank_key or (player_key == bank_key and settings.ties == "bank"):
-            return BoxResult(LOSS, player_class, player_total, stake, -stake, Fraction(0))
-        if player_key == bank_key:
-            return BoxResult(PUSH, player_class, player_total, stake, 0, Fraction(0))
-        outcome = WIN
+    if player_class == BUST:  # the bank's cards do not matter, and may not all be known yet
+        return bust_result(player, stake)
+    outcome = box_outcome(
+        player_class, player_total, classify(bank), hand_total(bank), settings.ties
+    )
+    if outcome == LOSS:
+        return BoxResult(LOSS, player_class, player_total, stake, -stake, Fraction(0))
+    if outcome == PUSH:
+        return BoxResult(PUSH, player_class, player_total, stake, 0, Fraction(0))
     paid, breakage = net_win(stake, settings.ratio(player_class), settings)
     return BoxResult(outcome, player_class, player_total, stake, paid, breakage)
 
