@@ -19,7 +19,7 @@ for a two-card 7½ (Real or Siete y Medio), which both the player and the bank c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from math import factorial, perm
@@ -30,6 +30,7 @@ from tables.engine.siete.cards import (
     IS_FIGURE,
     IS_SEVEN,
     SIETE_Y_MEDIO_HALVES,
+    SUIT_OF,
     SUITS,
     VALUE_HALVES,
 )
@@ -101,6 +102,23 @@ def house_edge_standing_on(settings: SieteSettings, stand_halves: int) -> Fracti
     if not 1 <= stand_halves <= SIETE_Y_MEDIO_HALVES:
         raise ValueError("stand on a total from ½ to 7½ (1 to 15 half-points)")
     return edge_for(edge_rules(settings), stand_halves)
+
+
+def holding_of(cards: Sequence[str]) -> Holding:
+    """The holding of a hand given as card codes."""
+    counts = [0] * len(VALUES)
+    for card in cards:
+        counts[VALUES.index(VALUE_HALVES[card])] += 1
+    same_suit = _seven_and_figure(tuple(counts)) and SUIT_OF[cards[0]] == SUIT_OF[cards[1]]
+    return Holding(tuple(counts), same_suit)
+
+
+def standing_return(settings: SieteSettings, cards: Sequence[str]) -> Fraction:
+    """What a stake of 1 returns on average (stake included) when the box stands on `cards`."""
+    holding = holding_of(cards)
+    if holding.total > SIETE_Y_MEDIO_HALVES:
+        return Fraction(0)
+    return _analysis(edge_rules(settings)).stand_return(holding)
 
 
 def optimal_draws(settings: SieteSettings) -> frozenset[Holding]:
