@@ -171,11 +171,19 @@ def _figures_section(
         "revenue": win if table.house_banked else totals.rake_total,
         "house_edge_percent": quantise(edge * 100, 4) if edge is not None else None,
         "theoretical_win": quantise(theoretical) if theoretical is not None else None,
+        "theoretical_basis": _theoretical_basis(table, edge),
         "actual_win": totals.house_net,
         "actual_less_theoretical": (
             quantise(totals.house_net - theoretical) if theoretical is not None else None
         ),
     }
+
+
+def _theoretical_basis(table: TableInfo, edge: Fraction | None) -> str:
+    """Why there is, or is not, a theoretical win: a raked game has no edge to apply."""
+    if not table.house_banked:
+        return "none_raked_game"
+    return "house_edge" if edge is not None else "edge_unknown"
 
 
 def _drop(ledger: CustodyLedger) -> tuple[int, str]:

@@ -13,6 +13,7 @@ from reports.builders.floor_summary import build_floor_summary
 from reports.builders.table_shift import build_table_shift_report
 from reports.inputs.audit import AuditFindings, audit_findings
 from reports.inputs.custody_log import custody_events, ledger_from_events
+from reports.inputs.house_edge import shift_house_edge
 from reports.inputs.table_shift import table_shift_inputs
 from reports.models import Slip
 from reports.shifts import ShiftKey, floor_clock
@@ -39,8 +40,7 @@ def table_shift_document(
         table=inputs.table,
         ledger=inputs.ledger,
         rounds=inputs.rounds,
-        # The engines do not yet publish an exact house edge per settings; see docs/reports.md.
-        house_edge=None,
+        house_edge=shift_house_edge(table, inputs.rounds),
         alerts=inputs.alerts,
         watermark=inputs.watermark,
         previous_closer=inputs.previous_closer,

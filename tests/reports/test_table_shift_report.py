@@ -31,6 +31,7 @@ def test_the_table_report_carries_every_hand_computed_figure() -> None:
         "revenue": 735,
         "house_edge_percent": "3.0000",
         "theoretical_win": "5.25",
+        "theoretical_basis": "house_edge",
         "actual_win": -57,
         "actual_less_theoretical": "-62.25",
     }
