@@ -27,8 +27,8 @@ from tables.engine.siete.settings import SieteSettings
 from tables.models import Table
 from tests.reports.custody_floor import OPENING_CHIPS, Floor
 
-PUSH = {"min_stake": 10, "max_stake": 500, "chip": 5}
-BANK = {**PUSH, "ties": "bank"}
+PUSH: dict[str, Any] = {"min_stake": 10, "max_stake": 500, "chip": 5}
+BANK: dict[str, Any] = {**PUSH, "ties": "bank"}
 
 
 def edge(mapping: dict[str, Any]) -> Fraction:
@@ -75,7 +75,7 @@ def test_a_shift_under_one_set_of_settings_takes_that_edge() -> None:
 
 
 def test_rounds_count_at_the_edge_of_the_settings_in_force_when_they_settled() -> None:
-    changes = [(20, BANK), (50, PUSH)]
+    changes: list[tuple[int, dict[str, Any]]] = [(20, BANK), (50, PUSH)]
     handles = [(100, 10), (40, 25), (60, 49), (30, 80)]
     expected = (130 * edge(PUSH) + 100 * edge(BANK)) / 230
     assert weighted_edge(PUSH, changes, handles) == expected
@@ -131,7 +131,8 @@ def test_the_stored_report_weighs_each_round_at_its_own_settings(floor: Floor) -
     handles = handles_by_round(floor.table, key)
     before = sum(handle for number, handle in handles.items() if number <= last_before)
     after = sum(handle for number, handle in handles.items() if number > last_before)
-    assert before and after
+    assert before > 0
+    assert after > 0
     theoretical = before * edge(PUSH) + after * edge(BANK)
     figures = produce_report("table_shift", key, table=floor.table).document["figures"]
     assert figures["theoretical_win"] == str(quantise(theoretical))
