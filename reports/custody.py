@@ -2,26 +2,72 @@
 
 Amounts are integers of the casino's money unit; a chip inventory maps each denomination (its
 value in that unit) to a number of chips. The facts are what the pit, the cage and the count
-record: the opener and closer counts, fill and credit slips, slip voids, buy-ins and the counted
-drop. :func:`apply_fact` refuses a fact the custody rules do not allow, with a stable code, and
-otherwise returns the new ledger; the ledger is never edited in place.
+record: the opener and closer counts, the steps of fill and credit slips (``reports.slips``),
+slip voids, buy-ins and the counted drop. :func:`apply_fact` refuses a fact the custody rules do
+not allow, with a stable code, and otherwise returns the new ledger; the ledger is never edited
+in place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Literal
 
+from reports.chips import (
+    chips_from_amounts,
+    chips_total,
+    frozen_chips,
+    is_whole,
+    verify_amount,
+    verify_chips,
+    verify_signers,
+)
+from reports.slips import (
+    SLIP_TYPES,
+    Credit,
+    Fill,
+    PendingSlip,
+    SlipBook,
+    SlipCageSigned,
+    SlipConfirmed,
+    SlipRequested,
+    SlipType,
+    SlipVoided,
+    cage_sign,
+    confirm_slip,
+    record_whole,
+    request_slip,
+    slip_type_of,
+    void_slip,
+)
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 
-SlipType = Literal["fill", "credit"]
-SLIP_TYPES: tuple[SlipType, ...] = ("fill", "credit")
-
-
-def _frozen_chips(chips: Mapping[int, int]) -> Mapping[int, int]:
-    return MappingProxyType(dict(chips))
+__all__ = [
+    "SLIP_TYPES",
+    "BuyIn",
+    "Closer",
+    "Credit",
+    "CustodyFact",
+    "CustodyLedger",
+    "DropCounted",
+    "Fill",
+    "Opener",
+    "PendingSlip",
+    "SlipCageSigned",
+    "SlipConfirmed",
+    "SlipRequested",
+    "SlipType",
+    "SlipVoided",
+    "apply_fact",
+    "carry_over",
+    "chips_from_amounts",
+    "chips_total",
+    "fold_custody",
+    "new_ledger",
+    "next_opener",
+    "verify_chips",
+]
 
 
 @dataclass(frozen=True)
@@ -34,7 +80,7 @@ class Opener:
     carried_over: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "chips", _frozen_chips(self.chips))
+        object.__setattr__(self, "chips", frozen_chips(self.chips))
 
 
 @dataclass(frozen=True)
@@ -46,48 +92,7 @@ class Closer:
     pit_boss: str
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "chips", _frozen_chips(self.chips))
-
-
-@dataclass(frozen=True)
-class Fill:
-    """Chips brought from the cage: requested by the pit, issued by a cashier, confirmed by the
-    dealer at the table."""
-
-    slip_number: int
-    chips: Mapping[int, int]
-    requested_by: str
-    issued_by: str
-    confirmed_by: str
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "chips", _frozen_chips(self.chips))
-
-
-@dataclass(frozen=True)
-class Credit:
-    """Chips sent back to the cage: requested by the pit, received by a cashier, confirmed by
-    the dealer at the table."""
-
-    slip_number: int
-    chips: Mapping[int, int]
-    requested_by: str
-    received_by: str
-    confirmed_by: str
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "chips", _frozen_chips(self.chips))
-
-
-@dataclass(frozen=True)
-class SlipVoided:
-    """A fill or credit slip that is void: it keeps its number and counts for nothing."""
-
-    slip_type: SlipType
-    slip_number: int
-    reason: str
-    requested_by: str
-    approved_by: str
+        object.__setattr__(self, "chips", frozen_chips(self.chips))
 
 
 @dataclass(frozen=True)
@@ -105,7 +110,18 @@ class DropCounted:
     counted_by: str
 
 
-CustodyFact = Opener | Closer | Fill | Credit | SlipVoided | BuyIn | DropCounted
+CustodyFact = (
+    Opener
+    | Closer
+    | Fill
+    | Credit
+    | SlipRequested
+    | SlipCageSigned
+    | SlipConfirmed
+    | SlipVoided
+    | BuyIn
+    | DropCounted
+)
 
 
 @dataclass(frozen=True)
@@ -117,9 +133,7 @@ class CustodyLedger:
     slip_series: Mapping[SlipType, frozenset[int]] | None = None
     opener: Opener | None = None
     closer: Closer | None = None
-    fills: tuple[Fill, ...] = ()
-    credits: tuple[Credit, ...] = ()
-    voids: tuple[SlipVoided, ...] = field(default=())
+    slips: SlipBook = SlipBook()
     buy_ins: tuple[BuyIn, ...] = ()
     drop: DropCounted | None = None
 
@@ -127,14 +141,30 @@ class CustodyLedger:
     def is_closed(self) -> bool:
         return self.closer is not None
 
+    @property
+    def fills(self) -> tuple[Fill, ...]:
+        """Confirmed fills, void ones included (``void_of`` tells)."""
+        return self.slips.fills
+
+    @property
+    def credits(self) -> tuple[Credit, ...]:
+        return self.slips.credits
+
+    @property
+    def pending(self) -> tuple[PendingSlip, ...]:
+        """Slips requested and not confirmed, void ones included."""
+        return self.slips.pending
+
+    @property
+    def voids(self) -> tuple[SlipVoided, ...]:
+        return self.slips.voids
+
     def void_of(self, slip_type: SlipType, slip_number: int) -> SlipVoided | None:
-        for void in self.voids:
-            if void.slip_type == slip_type and void.slip_number == slip_number:
-                return void
-        return None
+        return self.slips.void_of(slip_type, slip_number)
 
     @property
     def fills_total(self) -> int:
+        """Only a confirmed, live slip moves the table's chips."""
         return sum(chips_total(fill.chips) for fill in self.fills if not self._voided(fill))
 
     @property
@@ -146,7 +176,7 @@ class CustodyLedger:
         return sum(buy_in.amount for buy_in in self.buy_ins)
 
     def _voided(self, slip: Fill | Credit) -> bool:
-        return self.void_of(_slip_type(slip), slip.slip_number) is not None
+        return self.void_of(slip_type_of(slip), slip.slip_number) is not None
 
 
 def new_ledger(
@@ -179,13 +209,24 @@ def apply_fact(ledger: CustodyLedger, fact: CustodyFact) -> CustodyLedger:
             return _open(ledger, fact)
         case Closer():
             return _close(ledger, fact)
+        case SlipRequested():
+            _verify_table_open(ledger, f"request a {fact.slip_type}")
+            _verify_slip_number(ledger, fact.slip_type, fact.slip_number)
+            return _with_slips(ledger, request_slip(ledger.slips, fact, ledger.denominations))
+        case SlipCageSigned():
+            return _with_slips(ledger, cage_sign(ledger.slips, fact), still_open=True)
+        case SlipConfirmed():
+            return _with_slips(ledger, confirm_slip(ledger.slips, fact), still_open=True)
         case Fill() | Credit():
-            return _record_slip(ledger, fact)
+            slip_type = slip_type_of(fact)
+            _verify_table_open(ledger, f"take a {slip_type}")
+            _verify_slip_number(ledger, slip_type, fact.slip_number)
+            return _with_slips(ledger, record_whole(ledger.slips, fact, ledger.denominations))
         case SlipVoided():
-            return _void_slip(ledger, fact)
+            return _with_slips(ledger, void_slip(ledger.slips, fact))
         case BuyIn():
             _verify_table_open(ledger, "record a buy-in")
-            _verify_amount(fact.amount, "A buy-in", allow_zero=False)
+            verify_amount(fact.amount, "A buy-in", allow_zero=False)
             return replace(ledger, buy_ins=(*ledger.buy_ins, fact))
         case DropCounted():
             return _count_drop(ledger, fact)
@@ -211,36 +252,17 @@ def next_opener(previous_closer: Closer | None, new_count: Opener | None = None)
     return carry_over(previous_closer)
 
 
-def chips_total(chips: Mapping[int, int]) -> int:
-    return sum(denomination * count for denomination, count in chips.items())
-
-
-def chips_from_amounts(amounts: Mapping[int, int], denominations: Iterable[int]) -> dict[int, int]:
-    """Turn a request written as amounts per denomination into chip counts."""
-    allowed = tuple(sorted(denominations))
-    counts = {}
-    for denomination, amount in amounts.items():
-        _verify_denomination(denomination, allowed)
-        _verify_whole(amount, f"The amount in chips of {denomination}")
-        if amount % denomination:
-            raise InvalidInputError(
-                f"{amount} is not a whole number of chips of {denomination}.",
-                code="not_denominated",
-            )
-        counts[denomination] = amount // denomination
-    verify_chips(counts, allowed)
-    return counts
-
-
-def verify_chips(chips: Mapping[int, int], denominations: tuple[int, ...]) -> None:
-    for denomination, count in chips.items():
-        _verify_denomination(denomination, denominations)
-        _verify_whole(count, f"The count of chips of {denomination}")
-        if count < 0:
-            raise InvalidInputError(
-                f"The count of chips of {denomination} cannot be negative ({count}).",
-                code="negative_amount",
-            )
+def _with_slips(
+    ledger: CustodyLedger, slips: SlipBook, *, still_open: bool = False
+) -> CustodyLedger:
+    """``still_open``: the step moves chips between the cage and the table, so it must come
+    before the closer counted the tray (the slip's own checks come first: they say more)."""
+    if still_open and ledger.closer is not None:
+        raise NotAllowedNowError(
+            "The table is closed: this slip can no longer be completed; void it.",
+            code="table_closed",
+        )
+    return replace(ledger, slips=slips)
 
 
 def _open(ledger: CustodyLedger, opener: Opener) -> CustodyLedger:
@@ -249,7 +271,7 @@ def _open(ledger: CustodyLedger, opener: Opener) -> CustodyLedger:
             "This table already has an opener for the shift.", code="second_opener"
         )
     verify_chips(opener.chips, ledger.denominations)
-    _verify_signers((opener.dealer, opener.pit_boss), "the opener")
+    verify_signers((opener.dealer, opener.pit_boss), "the opener")
     return replace(ledger, opener=opener)
 
 
@@ -264,46 +286,8 @@ def _close(ledger: CustodyLedger, closer: Closer) -> CustodyLedger:
             "This table already has a closer for the shift.", code="second_closer"
         )
     verify_chips(closer.chips, ledger.denominations)
-    _verify_signers((closer.dealer, closer.pit_boss), "the closer")
+    verify_signers((closer.dealer, closer.pit_boss), "the closer")
     return replace(ledger, closer=closer)
-
-
-def _record_slip(ledger: CustodyLedger, slip: Fill | Credit) -> CustodyLedger:
-    slip_type = _slip_type(slip)
-    _verify_table_open(ledger, f"take a {slip_type}")
-    _verify_slip_number(ledger, slip_type, slip.slip_number)
-    verify_chips(slip.chips, ledger.denominations)
-    if chips_total(slip.chips) == 0:
-        raise InvalidInputError(f"A {slip_type} slip must move some chips.", code="empty_slip")
-    cashier = slip.issued_by if isinstance(slip, Fill) else slip.received_by
-    _verify_signers((slip.requested_by, cashier, slip.confirmed_by), f"{slip_type} slip")
-    if isinstance(slip, Fill):
-        return replace(ledger, fills=(*ledger.fills, slip))
-    return replace(ledger, credits=(*ledger.credits, slip))
-
-
-def _void_slip(ledger: CustodyLedger, void: SlipVoided) -> CustodyLedger:
-    recorded = ledger.fills if void.slip_type == "fill" else ledger.credits
-    if void.slip_type not in SLIP_TYPES or all(
-        slip.slip_number != void.slip_number for slip in recorded
-    ):
-        raise InvalidInputError(
-            f"There is no {void.slip_type} slip number {void.slip_number} at this table.",
-            code="unknown_slip",
-        )
-    if ledger.void_of(void.slip_type, void.slip_number) is not None:
-        raise NotAllowedNowError(
-            f"{void.slip_type.capitalize()} slip {void.slip_number} is already void.",
-            code="slip_already_voided",
-        )
-    _verify_signers((void.requested_by,), "the void")
-    _verify_signers((void.approved_by,), "the void")
-    if void.requested_by == void.approved_by:
-        raise NotAllowedNowError(
-            "A void must be approved by someone other than the person who asked for it.",
-            code="approver_is_requester",
-        )
-    return replace(ledger, voids=(*ledger.voids, void))
 
 
 def _count_drop(ledger: CustodyLedger, drop: DropCounted) -> CustodyLedger:
@@ -317,8 +301,8 @@ def _count_drop(ledger: CustodyLedger, drop: DropCounted) -> CustodyLedger:
             "There is no drop to count: the table was not opened this shift.",
             code="table_not_open",
         )
-    _verify_amount(drop.amount, "The counted drop", allow_zero=True)
-    _verify_signers((drop.counted_by,), "the drop count")
+    verify_amount(drop.amount, "The counted drop", allow_zero=True)
+    verify_signers((drop.counted_by,), "the drop count")
     return replace(ledger, drop=drop)
 
 
@@ -333,58 +317,13 @@ def _verify_table_open(ledger: CustodyLedger, action: str) -> None:
 
 def _verify_slip_number(ledger: CustodyLedger, slip_type: SlipType, number: int) -> None:
     series = ledger.slip_series[slip_type] if ledger.slip_series is not None else None
-    if not _is_whole(number) or number <= 0 or (series is not None and number not in series):
+    if not is_whole(number) or number <= 0 or (series is not None and number not in series):
         raise InvalidInputError(
             f"{slip_type.capitalize()} slip number {number} is not one the cage issued.",
             code="slip_number_out_of_series",
         )
-    recorded = ledger.fills if slip_type == "fill" else ledger.credits
-    if any(slip.slip_number == number for slip in recorded):
+    if ledger.slips.knows(slip_type, number):
         raise NotAllowedNowError(
             f"{slip_type.capitalize()} slip number {number} is already used at this table.",
             code="slip_number_reused",
         )
-
-
-def _verify_signers(names: tuple[str, ...], what: str) -> None:
-    if any(not isinstance(name, str) or not name.strip() for name in names):
-        raise InvalidInputError(f"Every signature on {what} is required.", code="missing_signature")
-    if len(set(names)) != len(names):
-        raise InvalidInputError(
-            f"The people signing {what} must be different people.", code="signers_not_distinct"
-        )
-
-
-def _verify_amount(amount: int, what: str, *, allow_zero: bool) -> None:
-    if not _is_whole(amount):
-        raise InvalidInputError(
-            f"{what} must be a whole number of units ({amount!r}).", code="invalid_amount"
-        )
-    if amount < 0:
-        raise InvalidInputError(f"{what} cannot be negative ({amount}).", code="negative_amount")
-    if amount == 0 and not allow_zero:
-        raise InvalidInputError(f"{what} must be more than zero.", code="invalid_amount")
-
-
-def _verify_denomination(denomination: int, denominations: tuple[int, ...]) -> None:
-    if not _is_whole(denomination) or denomination not in denominations:
-        listed = ", ".join(str(value) for value in denominations)
-        raise InvalidInputError(
-            f"{denomination!r} is not a chip of this table (chips: {listed}).",
-            code="not_denominated",
-        )
-
-
-def _verify_whole(count: int, what: str) -> None:
-    if not _is_whole(count):
-        raise InvalidInputError(
-            f"{what} must be a whole number of chips ({count!r}).", code="not_denominated"
-        )
-
-
-def _is_whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _slip_type(slip: Fill | Credit) -> SlipType:
-    return "fill" if isinstance(slip, Fill) else "credit"
