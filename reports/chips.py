@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
+from typing import TypeGuard
 
 from tables.engine.errors import InvalidInputError
 
@@ -63,7 +64,8 @@ def verify_signers(names: tuple[str, ...], what: str) -> None:
         )
 
 
-def verify_amount(amount: int, what: str, *, allow_zero: bool) -> None:
+def verify_amount(amount: object, what: str, *, allow_zero: bool) -> int:
+    """``amount`` itself, once it is a whole number of units that may be counted."""
     if not is_whole(amount):
         raise InvalidInputError(
             f"{what} must be a whole number of units ({amount!r}).", code="invalid_amount"
@@ -72,6 +74,7 @@ def verify_amount(amount: int, what: str, *, allow_zero: bool) -> None:
         raise InvalidInputError(f"{what} cannot be negative ({amount}).", code="negative_amount")
     if amount == 0 and not allow_zero:
         raise InvalidInputError(f"{what} must be more than zero.", code="invalid_amount")
+    return amount
 
 
 def verify_denomination(denomination: int, denominations: tuple[int, ...]) -> None:
@@ -90,5 +93,5 @@ def verify_whole(count: int, what: str) -> None:
         )
 
 
-def is_whole(value: object) -> bool:
+def is_whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

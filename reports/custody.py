@@ -11,7 +11,7 @@ in place.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from reports.chips import (
@@ -133,7 +133,7 @@ class CustodyLedger:
     slip_series: Mapping[SlipType, frozenset[int]] | None = None
     opener: Opener | None = None
     closer: Closer | None = None
-    slips: SlipBook = SlipBook()
+    slips: SlipBook = field(default_factory=SlipBook)
     buy_ins: tuple[BuyIn, ...] = ()
     drop: DropCounted | None = None
 

@@ -1,9 +1,11 @@
-"""Job runs a person can follow, the slip series of the cage, and the stored reports."""
+"""Job runs a person can follow, the slip series of the cage, the cage's own figures, and the
+stored reports."""
 
 from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.db import models
 
 from tables.models import Table
@@ -46,8 +48,18 @@ class SlipSeries(models.Model):
 
 
 class Slip(models.Model):
-    """A fill or credit slip number as issued, projected from its `custody.fill` or
-    `custody.credit` fact in the same transaction. The unique number is the series' backstop."""
+    """A fill or credit slip number as given out at the pit's request, projected from its
+    `custody.*` facts in the same transactions. The unique number is the series' backstop.
+
+    ``stage`` is the last step reached (a void keeps it and sets ``voided``); ``issued_at`` is when
+    the number was given out. A slip written whole (before the three steps) is ``confirmed``.
+    """
+
+    class Stage(models.TextChoices):
+        REQUESTED = "requested"
+        ISSUED = "issued"  # a fill's chips left the cage
+        RECEIVED = "received"  # a credit's chips reached the cage
+        CONFIRMED = "confirmed"
 
     slip_type = models.CharField(max_length=8)
     number = models.PositiveIntegerField()
@@ -56,6 +68,9 @@ class Slip(models.Model):
     shift = models.CharField(max_length=32)
     seq = models.PositiveBigIntegerField()
     issued_at = models.DateTimeField()
+    stage = models.CharField(max_length=12, choices=Stage.choices, default=Stage.CONFIRMED)
+    cage_signed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
     voided = models.BooleanField(default=False)
 
     class Meta:
@@ -67,6 +82,33 @@ class Slip(models.Model):
 
     def __str__(self) -> str:
         return f"{self.slip_type} slip {self.number}"
+
+
+class CageFigures(models.Model):
+    """The cage's own totals of fills issued and credits received for one shift, as a cashier
+    entered them. Never changed: a correction is the next version, with its reason."""
+
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=32)
+    version = models.PositiveIntegerField()
+    fills_issued = models.PositiveBigIntegerField()
+    credits_received = models.PositiveBigIntegerField()
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    entered_at = models.DateTimeField()
+    reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ("gaming_day", "shift", "version")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("gaming_day", "shift", "version"), name="cage_figures_version_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"cage figures {self.gaming_day} {self.shift} v{self.version}"
 
 
 class Report(models.Model):

@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from reports.models import JobRun, Report
+from reports.models import CageFigures, JobRun, Report
 from tables.models import TableEvent
 
 
@@ -21,10 +21,16 @@ class CloserSerializer(serializers.Serializer[None]):
     chips = serializers.DictField(child=serializers.JSONField())
 
 
-class SlipSerializer(serializers.Serializer[None]):
+class SlipRequestSerializer(serializers.Serializer[None]):
     amounts = serializers.DictField(child=serializers.JSONField())
-    requested_by = serializers.CharField()
-    confirmed_by = serializers.CharField()
+
+
+class SlipStepSerializer(serializers.Serializer[None]):
+    amounts = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text="What was counted: what the pit requested. Leave out to sign as requested.",
+    )
 
 
 class VoidSerializer(serializers.Serializer[None]):
@@ -39,6 +45,33 @@ class AmountSerializer(serializers.Serializer[None]):
 class DropSerializer(AmountSerializer):
     gaming_day = serializers.DateField(required=False)
     shift = serializers.CharField(required=False)
+
+
+class CageFiguresSerializer(serializers.Serializer[None]):
+    gaming_day = serializers.DateField()
+    shift = serializers.CharField()
+    fills_issued = serializers.JSONField()
+    credits_received = serializers.JSONField()
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class CageFiguresOutSerializer(serializers.ModelSerializer[CageFigures]):
+    entered_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
+
+    class Meta:
+        model = CageFigures
+        fields = (
+            "gaming_day",
+            "shift",
+            "version",
+            "fills_issued",
+            "credits_received",
+            "entered_by",
+            "entered_at",
+            "reason",
+        )
 
 
 class CustodyEventSerializer(serializers.Serializer[TableEvent]):

@@ -4,6 +4,7 @@ from django.urls import path
 
 from reports.api import views_custody as custody
 from reports.api import views_reports as reports
+from reports.api import views_slips as slips
 
 urlpatterns = [
     path("", reports.ReportListView.as_view(), name="reports"),
@@ -20,19 +21,35 @@ urlpatterns = [
     path("tables/<int:table_id>/closer", custody.CloserView.as_view(), name="custody-closer"),
     path(
         "tables/<int:table_id>/fills",
-        custody.SlipView.as_view(slip_type="fill"),
+        slips.SlipRequestView.as_view(slip_type="fill"),
         name="custody-fills",
     ),
     path(
         "tables/<int:table_id>/credits",
-        custody.SlipView.as_view(slip_type="credit"),
+        slips.SlipRequestView.as_view(slip_type="credit"),
         name="custody-credits",
     ),
     path("tables/<int:table_id>/buy-ins", custody.BuyInView.as_view(), name="custody-buy-ins"),
     path("tables/<int:table_id>/drop", custody.DropView.as_view(), name="custody-drop"),
     path(
+        "slips/fill/<int:number>/issue",
+        slips.SlipCageView.as_view(slip_type="fill"),
+        name="custody-fill-issue",
+    ),
+    path(
+        "slips/credit/<int:number>/receive",
+        slips.SlipCageView.as_view(slip_type="credit"),
+        name="custody-credit-receive",
+    ),
+    path(
+        "slips/<str:slip_type>/<int:number>/confirm",
+        slips.SlipConfirmView.as_view(),
+        name="custody-slip-confirm",
+    ),
+    path(
         "slips/<str:slip_type>/<int:number>/void",
-        custody.SlipVoidView.as_view(),
+        slips.SlipVoidView.as_view(),
         name="custody-slip-void",
     ),
+    path("cage-figures", slips.CageFiguresView.as_view(), name="cage-figures"),
 ]

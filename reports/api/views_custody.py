@@ -1,4 +1,4 @@
-"""Custody records on a table's log: opener, closer, fills, credits, voids, buy-ins, drop."""
+"""Custody records on a table's log: opener, closer, buy-ins, drop (slips: ``views_slips``)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,6 @@ from reports.api.serializers import (
     CloserSerializer,
     CustodyEventSerializer,
     DropSerializer,
-    SlipSerializer,
-    VoidSerializer,
 )
 from reports.inputs.custody_log import shift_ledger
 from reports.services import custody
@@ -85,58 +83,6 @@ class CloserView(APIView):
                     dealer=data["dealer"],
                     pit_boss=acting_user(request),
                     chips=data["chips"],
-                    idempotency_key=key,
-                )
-            ),
-        )
-
-
-class SlipView(APIView):
-    """The cashier issues a fill or receives a credit, on the pit's request."""
-
-    permission_classes = (IsCashier,)
-    slip_type = "fill"
-
-    @extend_schema(
-        summary="Record a fill or credit slip", request=SlipSerializer, responses=RECORDED
-    )
-    def post(self, request: Request, table_id: int) -> Response:
-        data = valid(SlipSerializer, request)
-        return run_idempotently(
-            request,
-            lambda key: recorded(
-                custody.slip_record(
-                    slip_type=self.slip_type,  # type: ignore[arg-type]
-                    table_id=table_id,
-                    amounts=data["amounts"],
-                    requested_by=data["requested_by"],
-                    cashier=acting_user(request),
-                    confirmed_by=data["confirmed_by"],
-                    idempotency_key=key,
-                )
-            ),
-        )
-
-
-class SlipVoidView(APIView):
-    permission_classes = (IsPitBoss,)
-
-    @extend_schema(
-        summary="Void a slip (approved by a pit boss other than the requester)",
-        request=VoidSerializer,
-        responses=RECORDED,
-    )
-    def post(self, request: Request, slip_type: str, number: int) -> Response:
-        data = valid(VoidSerializer, request)
-        return run_idempotently(
-            request,
-            lambda key: recorded(
-                custody.slip_void(
-                    slip_type=slip_type,
-                    slip_number=number,
-                    reason=data["reason"],
-                    requested_by=data["requested_by"],
-                    approver=acting_user(request),
                     idempotency_key=key,
                 )
             ),

@@ -1,5 +1,6 @@
 """The cashier (cage) report: fills and credits by table and denomination, the integrity of the
-slip series, totals, and over/short against the cage's own figures."""
+slip series (with the slips still outstanding), totals, and over/short against the cage's own
+figures."""
 
 from __future__ import annotations
 
@@ -9,41 +10,54 @@ from dataclasses import dataclass
 from typing import Any
 
 from reports.builders.document import Document, ReportContext, json_ready, report_header
+from reports.cage import CageFigures
 from reports.custody import (
     SLIP_TYPES,
     Credit,
     CustodyLedger,
     Fill,
+    PendingSlip,
     SlipType,
     SlipVoided,
     chips_total,
 )
 
+USED, VOID = "used", "void"
+# The watermark entry that moves when the cage enters or corrects its figures.
+CAGE_FIGURES_MARK = "cage_figures"
+
 
 @dataclass(frozen=True)
 class SlipSequence:
-    """Where every number of one slip series went. ``missing`` are the numbers between the first
-    and the last issued (or, with nothing issued, seen) that no slip or void accounts for;
-    ``duplicates`` appear on more than one slip."""
+    """Where every number of one slip series went. ``outstanding`` were requested and are
+    neither confirmed nor void; ``missing`` are the numbers between the first and the last issued
+    (or, with nothing issued, seen) that no slip accounts for; ``duplicates`` appear on more than
+    one slip."""
 
     issued: tuple[int, ...]
     used: tuple[int, ...]
     voided: tuple[int, ...]
+    outstanding: tuple[int, ...]
     missing: tuple[int, ...]
     not_issued: tuple[int, ...]
     duplicates: tuple[int, ...]
 
     @property
     def intact(self) -> bool:
-        return not (self.missing or self.not_issued or self.duplicates)
+        return not (self.outstanding or self.missing or self.not_issued or self.duplicates)
 
 
 def slip_sequence(
-    issued: Iterable[int], used: Iterable[int], voided: Iterable[int]
+    issued: Iterable[int],
+    used: Iterable[int],
+    voided: Iterable[int],
+    outstanding: Iterable[int] = (),
 ) -> SlipSequence:
-    """Check one continuous series: ``used`` lists the live slips (a number once per slip)."""
+    """Check one continuous series. ``issued`` are the numbers the series gave out (at the
+    pit's request); ``used`` the confirmed live slips (a number once per slip)."""
     issued_set, used_list, voided_list = set(issued), list(used), list(voided)
-    seen = Counter(used_list) + Counter(voided_list)
+    outstanding_list = list(outstanding)
+    seen = Counter(used_list) + Counter(voided_list) + Counter(outstanding_list)
     accounted = set(seen)
     # The series runs from the first to the last number issued; a stray number outside it is
     # reported as not issued, and must not stretch the series into thousands of false gaps.
@@ -53,6 +67,7 @@ def slip_sequence(
         issued=tuple(sorted(issued_set)),
         used=tuple(sorted(set(used_list))),
         voided=tuple(sorted(set(voided_list))),
+        outstanding=tuple(sorted(set(outstanding_list))),
         missing=tuple(number for number in span if number not in accounted),
         not_issued=tuple(sorted(accounted - issued_set)),
         duplicates=tuple(sorted(number for number, times in seen.items() if times > 1)),
@@ -64,14 +79,17 @@ def build_cashier_report(
     context: ReportContext,
     ledgers: Sequence[CustodyLedger],
     issued: Mapping[SlipType, Iterable[int]],
-    cage_figures: Mapping[SlipType, int] | None,
+    cage_figures: CageFigures | None,
     watermark: Mapping[str, int],
     cage_voids: Sequence[SlipVoided] = (),
     cashier: str | None = None,
     cage_supervisor: str | None = None,
     allow_provisional: bool = True,
 ) -> Document:
-    """``cage_voids`` are blank slips voided at the cage that never reached a table."""
+    """``cage_voids`` are blank slips voided at the cage that never reached a table;
+    ``cage_figures`` are the cage's own totals (None: not entered yet)."""
+    if cage_figures is not None:
+        watermark = {**watermark, CAGE_FIGURES_MARK: cage_figures.version}
     header = report_header(
         "cashier",
         context,
@@ -96,8 +114,9 @@ def build_cashier_report(
         "sequence": {
             kind: _sequence_section(issued.get(kind, ()), slips[kind]) for kind in SLIP_TYPES
         },
+        "cage_figures": _cage_figures_section(cage_figures),
         "over_short": {
-            kind: _over_short(cage_figures.get(kind) if cage_figures else None, totals[kind])
+            kind: _over_short(cage_figures.amount_of(kind) if cage_figures else None, slips[kind])
             for kind in SLIP_TYPES
         },
     }
@@ -112,6 +131,9 @@ def _slip_rows(
     for ledger in ledgers:
         for slip in ledger.fills if kind == "fill" else ledger.credits:
             rows.append(_slip_row(ledger, kind, slip))
+        for pending in ledger.pending:
+            if pending.slip_type == kind:
+                rows.append(_pending_row(ledger, pending))
     for void in cage_voids:
         if void.slip_type == kind:
             rows.append(_blank_void_row(void))
@@ -123,7 +145,8 @@ def _slip_row(ledger: CustodyLedger, kind: SlipType, slip: Fill | Credit) -> dic
     return {
         "slip_number": slip.slip_number,
         "table": ledger.table,
-        "status": "void" if void else "used",
+        "status": VOID if void else USED,
+        "stage": "confirmed",
         "chips": {str(value): count for value, count in sorted(slip.chips.items())},
         "total": chips_total(slip.chips),
         "requested_by": slip.requested_by,
@@ -134,11 +157,31 @@ def _slip_row(ledger: CustodyLedger, kind: SlipType, slip: Fill | Credit) -> dic
     }
 
 
+def _pending_row(ledger: CustodyLedger, slip: PendingSlip) -> dict[str, Any]:
+    """A slip that never reached the table's confirmation: outstanding (its status is the step
+    it reached, ``requested``, ``issued`` or ``received``), or void at that step."""
+    void = ledger.void_of(slip.slip_type, slip.slip_number)
+    return {
+        "slip_number": slip.slip_number,
+        "table": ledger.table,
+        "status": VOID if void else slip.stage,
+        "stage": slip.stage,
+        "chips": {str(value): count for value, count in sorted(slip.chips.items())},
+        "total": slip.total,
+        "requested_by": slip.requested_by,
+        "cashier": slip.cashier,
+        "confirmed_by": None,
+        "void_reason": void.reason if void else None,
+        "void_approved_by": void.approved_by if void else None,
+    }
+
+
 def _blank_void_row(void: SlipVoided) -> dict[str, Any]:
     return {
         "slip_number": void.slip_number,
         "table": None,
-        "status": "void",
+        "status": VOID,
+        "stage": None,
         "chips": {},
         "total": 0,
         "requested_by": void.requested_by,
@@ -150,14 +193,19 @@ def _blank_void_row(void: SlipVoided) -> dict[str, Any]:
 
 
 def _type_totals(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    live = [row for row in rows if row["status"] == "used"]
+    live = [row for row in rows if row["status"] == USED]
+    outstanding = _outstanding(rows)
     counts: Counter[int] = Counter()
     for row in live:
         counts.update({int(value): count for value, count in row["chips"].items()})
     return {
         "slips": len(live),
-        "voided": len(rows) - len(live),
+        "voided": sum(1 for row in rows if row["status"] == VOID),
         "amount": sum(row["total"] for row in live),
+        "outstanding": {
+            "slips": len(outstanding),
+            "amount": sum(row["total"] for row in outstanding),
+        },
         "by_denomination": {
             str(value): {"count": counts[value], "amount": value * counts[value]}
             for value in sorted(counts)
@@ -169,7 +217,7 @@ def _by_table_and_denomination(slips: Mapping[str, Sequence[Mapping[str, Any]]])
     counts: Counter[tuple[str, str, int]] = Counter()
     for kind, rows in slips.items():
         for row in rows:
-            if row["status"] == "used":
+            if row["status"] == USED:
                 for value, count in row["chips"].items():
                     counts[(kind, row["table"], int(value))] += count
     return [
@@ -187,13 +235,15 @@ def _by_table_and_denomination(slips: Mapping[str, Sequence[Mapping[str, Any]]])
 def _sequence_section(issued: Iterable[int], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     sequence = slip_sequence(
         issued,
-        used=[row["slip_number"] for row in rows if row["status"] == "used"],
-        voided=[row["slip_number"] for row in rows if row["status"] == "void"],
+        used=[row["slip_number"] for row in rows if row["status"] == USED],
+        voided=[row["slip_number"] for row in rows if row["status"] == VOID],
+        outstanding=[row["slip_number"] for row in _outstanding(rows)],
     )
     return {
         "issued": sequence.issued,
         "used": sequence.used,
         "voided": sequence.voided,
+        "outstanding": sequence.outstanding,
         "missing": sequence.missing,
         "not_issued": sequence.not_issued,
         "duplicates": sequence.duplicates,
@@ -201,15 +251,40 @@ def _sequence_section(issued: Iterable[int], rows: Sequence[Mapping[str, Any]]) 
     }
 
 
-def _over_short(cage_amount: int | None, totals: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Cage figure less the slips' total: positive means the cage is over."""
-    if cage_amount is None:
+def _outstanding(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [row for row in rows if row["status"] not in (USED, VOID)]
+
+
+def _cage_figures_section(figures: CageFigures | None) -> dict[str, Any] | None:
+    if figures is None:
         return None
-    difference = cage_amount - totals["amount"]
-    status = "balanced" if difference == 0 else ("over" if difference > 0 else "short")
+    return {
+        "fills_issued": figures.fills_issued,
+        "credits_received": figures.credits_received,
+        "entered_by": figures.entered_by,
+        "version": figures.version,
+        "reason": figures.reason or None,
+    }
+
+
+def _over_short(cage_amount: int | None, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The cage's figure less the live slips the cage signed (issued or received, confirmed at
+    the table or not): positive means the cage is over. Signed slips still waiting for the
+    table's confirmation are shown apart, as they explain a difference with the tables."""
+    signed = [
+        row for row in rows if row["status"] != VOID and row["stage"] not in ("requested", None)
+    ]
+    computed = sum(row["total"] for row in signed)
+    awaiting = sum(row["total"] for row in signed if row["stage"] != "confirmed")
+    if cage_amount is None:
+        difference, status = None, "not_entered"
+    else:
+        difference = cage_amount - computed
+        status = "balanced" if difference == 0 else ("over" if difference > 0 else "short")
     return {
         "cage": cage_amount,
-        "computed": totals["amount"],
+        "computed": computed,
+        "awaiting_confirmation": awaiting,
         "difference": difference,
         "status": status,
     }

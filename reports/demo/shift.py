@@ -1,8 +1,11 @@
 """A whole shift on a few tables, through the services, then its reports.
 
-Per table: an opener counted by the dealer and a pit boss; buy-ins; rounds of the table's
-game; fills when the tray runs low and credits when it runs high; a closer that is exactly
-what the tray must hold; then the count team's drop; and finally the shift's report set.
+Per table: the dealer takes the table; an opener counted by the dealer and a pit boss; buy-ins;
+rounds of the table's game; fills when the tray runs low and credits when it runs high, each
+requested by the pit, issued or received by the cashier and confirmed by the dealer; a closer
+that is exactly what the tray must hold; then the count team's drop. Then the cage enters its
+own totals of fills and credits, the dealer goes back to the table they came from, and the
+shift's report set is built.
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ from django.contrib.auth.models import User
 from reports.demo.players import TableDriver, play_siete_round, play_stud_hand
 from reports.denominations import table_denominations
 from reports.models import Report
-from reports.services import custody
+from reports.services import cage, custody, slips
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey, floor_clock
-from tables.models import Table
-from tables.services.floor import table_create
+from tables.models import DealerAssignment, Table
+from tables.services.floor import dealer_assign, table_create
 
 OPENER_AMOUNT = 5000
 LOW_TRAY, HIGH_TRAY, SLIP_AMOUNT = 1500, 9000, 2000
@@ -86,10 +89,20 @@ def simulate_shift(
     key = key or clock.last_ended(datetime.now().astimezone())
     start, end = clock.bounds(key)
     rng = Random(seed)
+    home = _current_table(staff.dealer)
     plays = []
     for index, table in enumerate(tables):
         moment = start + (end - start) * (index + 1) / (len(tables) + 2)
         plays.append(_play_table(table, rounds, rng, staff, moment))
+    if home is not None and _current_table(staff.dealer) != home:
+        dealer_assign(table_id=home, dealer=staff.dealer, by=staff.pit_boss)
+    cage.cage_figures_enter(
+        key=key,
+        fills_issued=sum(play.fills for play in plays),
+        credits_received=sum(play.credits for play in plays),
+        cashier=staff.cashier,
+        reason="" if cage.latest_cage_figures(key) is None else "the shift was played again",
+    )
     if run_reports:
         shift_reports(key)
     return key, plays
@@ -109,6 +122,9 @@ def _play_table(
 ) -> TablePlay:
     play = TablePlay(table=table.name)
     denominations = table_denominations(table)
+    if _current_table(staff.dealer) != table.pk:
+        # The table's own dealer confirms its slips.
+        dealer_assign(table_id=table.pk, dealer=staff.dealer, by=staff.pit_boss)
     custody.custody_open(
         table_id=table.pk,
         dealer=staff.dealer.username,
@@ -134,6 +150,11 @@ def _play_table(
     )
     custody.drop_count(table_id=table.pk, amount=play.buy_ins, counted_by=staff.cashier)
     return play
+
+
+def _current_table(dealer: User) -> int | None:
+    spell = DealerAssignment.objects.filter(dealer=dealer, ended_at__isnull=True).first()
+    return spell.table_id if spell is not None else None
 
 
 def _on_tray(table: Table, play: TablePlay) -> int:
@@ -186,16 +207,17 @@ def _balance_tray(table: Table, staff: Staff, play: TablePlay) -> None:
 
 
 def _slip(table: Table, staff: Staff, play: TablePlay, slip_type: str) -> None:
-    denominations = table_denominations(table)
-    event = custody.slip_record(
-        slip_type=slip_type,  # type: ignore[arg-type]
+    """The pit requests, the cage issues (fill) or receives (credit), the dealer confirms."""
+    requested = slips.slip_request(
+        slip_type=slip_type,
         table_id=table.pk,
-        amounts=amounts_for(SLIP_AMOUNT, denominations),
-        requested_by=staff.pit_boss.username,
-        cashier=staff.cashier,
-        confirmed_by=staff.dealer.username,
+        amounts=amounts_for(SLIP_AMOUNT, table_denominations(table)),
+        pit_boss=staff.pit_boss,
     )
-    play.slips.append(event.payload["slip_number"])
+    number = requested.payload["slip_number"]
+    slips.slip_cage_sign(slip_type=slip_type, slip_number=number, cashier=staff.cashier)
+    slips.slip_confirm(slip_type=slip_type, slip_number=number, dealer=staff.dealer)
+    play.slips.append(number)
     if slip_type == "fill":
         play.fills += SLIP_AMOUNT
         play.tray += SLIP_AMOUNT

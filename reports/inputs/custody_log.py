@@ -18,6 +18,9 @@ from reports.custody import (
     DropCounted,
     Fill,
     Opener,
+    SlipCageSigned,
+    SlipConfirmed,
+    SlipRequested,
     SlipVoided,
     fold_custody,
     new_ledger,
@@ -29,13 +32,22 @@ from tables.models import Table, TableEvent
 
 OPENER = "custody.opener"
 CLOSER = "custody.closer"
+# A slip written whole, with its three signers: the log before slips had three steps.
 FILL = "custody.fill"
 CREDIT = "custody.credit"
+SLIP_REQUESTED = {"fill": "custody.fill_requested", "credit": "custody.credit_requested"}
+SLIP_CAGE_SIGNED = {"fill": "custody.fill_issued", "credit": "custody.credit_received"}
+SLIP_CONFIRMED = {"fill": "custody.fill_confirmed", "credit": "custody.credit_confirmed"}
+SLIP_STEPS = (
+    *SLIP_REQUESTED.values(),
+    *SLIP_CAGE_SIGNED.values(),
+    *SLIP_CONFIRMED.values(),
+)
 SLIP_VOIDED = "custody.slip_voided"
 BUY_IN = "custody.buy_in"
 DROP_COUNTED = "custody.drop_counted"
 # Listed rather than matched by prefix, so the (table, type) index serves the lookup.
-CUSTODY_TYPES = (OPENER, CLOSER, FILL, CREDIT, SLIP_VOIDED, BUY_IN, DROP_COUNTED)
+CUSTODY_TYPES = (OPENER, CLOSER, FILL, CREDIT, *SLIP_STEPS, SLIP_VOIDED, BUY_IN, DROP_COUNTED)
 
 
 def chips_payload(chips: Mapping[int, int]) -> dict[str, int]:
@@ -81,6 +93,24 @@ def payload_of(fact: CustodyFact) -> tuple[str, dict[str, Any]]:
                 "cashier": cashier,
                 "confirmed_by": fact.confirmed_by,
             }
+        case SlipRequested():
+            return SLIP_REQUESTED[fact.slip_type], {
+                **_slip_key(fact),
+                "chips": chips_payload(fact.chips),
+                "requested_by": fact.requested_by,
+            }
+        case SlipCageSigned():
+            return SLIP_CAGE_SIGNED[fact.slip_type], {
+                **_slip_key(fact),
+                "chips": chips_payload(fact.chips),
+                "cashier": fact.cashier,
+            }
+        case SlipConfirmed():
+            return SLIP_CONFIRMED[fact.slip_type], {
+                **_slip_key(fact),
+                "chips": chips_payload(fact.chips),
+                "confirmed_by": fact.confirmed_by,
+            }
         case SlipVoided():
             return SLIP_VOIDED, {
                 "slip_type": fact.slip_type,
@@ -96,6 +126,10 @@ def payload_of(fact: CustodyFact) -> tuple[str, dict[str, Any]]:
     raise TypeError(f"{type(fact).__name__} is not a custody fact")
 
 
+def _slip_key(fact: SlipRequested | SlipCageSigned | SlipConfirmed) -> dict[str, Any]:
+    return {"slip_type": fact.slip_type, "slip_number": fact.slip_number}
+
+
 def fact_of(event_type: str, data: Mapping[str, Any]) -> CustodyFact:
     chips = chips_from_payload(data.get("chips", {}))
     if event_type == OPENER:
@@ -108,6 +142,8 @@ def fact_of(event_type: str, data: Mapping[str, Any]) -> CustodyFact:
     if event_type == CREDIT:
         signers = (data["requested_by"], data["cashier"], data["confirmed_by"])
         return Credit(data["slip_number"], chips, *signers)
+    if event_type in SLIP_STEPS:
+        return _slip_step(event_type, data, chips)
     if event_type == SLIP_VOIDED:
         return SlipVoided(
             data["slip_type"],
@@ -121,6 +157,17 @@ def fact_of(event_type: str, data: Mapping[str, Any]) -> CustodyFact:
     if event_type == DROP_COUNTED:
         return DropCounted(data["amount"], data["counted_by"])
     raise ValueError(f"{event_type} is not a custody event")
+
+
+def _slip_step(
+    event_type: str, data: Mapping[str, Any], chips: dict[int, int]
+) -> SlipRequested | SlipCageSigned | SlipConfirmed:
+    key = (data["slip_type"], data["slip_number"])
+    if event_type in SLIP_REQUESTED.values():
+        return SlipRequested(*key, chips, data["requested_by"])
+    if event_type in SLIP_CAGE_SIGNED.values():
+        return SlipCageSigned(*key, chips, data["cashier"])
+    return SlipConfirmed(*key, chips, data["confirmed_by"])
 
 
 def custody_events(table: Table, key: ShiftKey) -> list[TableEvent]:

@@ -245,20 +245,36 @@ def cashier_rows(document: Doc) -> Iterator[Row]:
             "amount": totals["amount"],
             "note": f"{totals['voided']} void",
         }
+        outstanding = totals["outstanding"]
+        yield {
+            **base,
+            "section": "total",
+            "slip_type": slip_type,
+            "status": "outstanding",
+            "count": outstanding["slips"],
+            "amount": outstanding["amount"],
+            "note": "requested, not confirmed at the table",
+        }
         yield from (
             {**base, "slip_type": slip_type, **row}
             for row in _sequence_rows(document["sequence"][slip_type])
         )
-        over_short = document["over_short"][slip_type]
-        if over_short:
-            yield {
-                **base,
-                "section": "over_short",
-                "slip_type": slip_type,
-                "amount": over_short["difference"],
-                "status": over_short["status"],
-                "note": f"cage {over_short['cage']}; slips {over_short['computed']}",
-            }
+        yield {**base, "slip_type": slip_type, **_over_short_row(document["over_short"][slip_type])}
+
+
+def _over_short_row(over_short: Mapping[str, Any]) -> Row:
+    if over_short["status"] == "not_entered":
+        note = f"cage figure not entered; slips {over_short['computed']}"
+    else:
+        note = f"cage {over_short['cage']}; slips {over_short['computed']}"
+    if over_short["awaiting_confirmation"]:
+        note += f" ({over_short['awaiting_confirmation']} not confirmed at the table)"
+    return {
+        "section": "over_short",
+        "amount": over_short["difference"],
+        "status": over_short["status"],
+        "note": note,
+    }
 
 
 def _cage_slip_rows(slip: Mapping[str, Any]) -> Iterator[Row]:
@@ -286,11 +302,22 @@ def _cage_slip_rows(slip: Mapping[str, Any]) -> Iterator[Row]:
         "amount": slip["total"],
         "status": status,
         "people": people,
-        "note": slip["void_reason"] or "",
+        "note": _cage_slip_note(slip),
     }
 
 
+def _cage_slip_note(slip: Mapping[str, Any]) -> str:
+    if slip["status"] == "void":
+        at_step = (
+            f" (void when {slip['stage']})" if slip["stage"] not in ("confirmed", None) else ""
+        )
+        return f"{slip['void_reason'] or ''}{at_step}"
+    if slip["status"] != "used":
+        return f"OUTSTANDING: {slip['status']}, not confirmed at the table"
+    return ""
+
+
 def _sequence_rows(sequence: Mapping[str, Any]) -> Iterator[Row]:
-    for status in ("used", "voided", "missing", "not_issued", "duplicates"):
+    for status in ("used", "voided", "outstanding", "missing", "not_issued", "duplicates"):
         for number in sequence[status]:
             yield {"section": "sequence", "slip_number": number, "status": status}

@@ -224,7 +224,6 @@ def cashier_sections(document: Doc) -> list[Flowable]:
     for slip_type, label in (("fill", "Fills"), ("credit", "Credits")):
         rows: list[list[Any]] = [["Slip", "Table", "Chips", "Total", "Status", "Signed by"]]
         for slip in document["slips"][slip_type]:
-            status = "VOID" + (f": {slip['void_reason']}" if slip["void_reason"] else "")
             signers = ", ".join(
                 str(slip[key]) for key in ("requested_by", "cashier", "confirmed_by") if slip[key]
             )
@@ -234,7 +233,7 @@ def cashier_sections(document: Doc) -> list[Flowable]:
                     slip["table"] or "cage",
                     _chips_text(slip["chips"]),
                     slip["total"],
-                    status if slip["status"] == "void" else "used",
+                    _cage_slip_status(slip),
                     signers,
                 ]
             )
@@ -243,6 +242,15 @@ def cashier_sections(document: Doc) -> list[Flowable]:
     flowables += section("Slip sequence", _sequence_rows(document))
     flowables += section("Totals and over/short", _over_short_rows(document))
     return flowables
+
+
+def _cage_slip_status(slip: Mapping[str, Any]) -> str:
+    if slip["status"] == "void":
+        at_step = f" when {slip['stage']}" if slip["stage"] not in ("confirmed", None) else ""
+        return "VOID" + at_step + (f": {slip['void_reason']}" if slip["void_reason"] else "")
+    if slip["status"] == "used":
+        return "used"
+    return f"OUTSTANDING ({slip['status']})"
 
 
 def _by_table_rows(document: Doc) -> list[list[Any]]:
@@ -261,6 +269,7 @@ def _sequence_rows(document: Doc) -> list[list[Any]]:
         "issued": "issued",
         "used": "used",
         "voided": "voided",
+        "outstanding": "OUTSTANDING",
         "missing": "MISSING",
         "not_issued": "NOT ISSUED",
         "duplicates": "USED TWICE",
@@ -287,19 +296,23 @@ def range_chunks(numbers: Sequence[int], per_row: int = 8) -> list[str]:
 
 
 def _over_short_rows(document: Doc) -> list[list[Any]]:
-    rows: list[list[Any]] = [["Type", "Slips", "Void", "Total", "Cage", "Over/short", "Status"]]
+    rows: list[list[Any]] = [
+        ["Type", "Slips", "Void", "Outstanding", "Total", "Cage signed", "Cage", "Over/short"]
+    ]
     for slip_type in ("fill", "credit"):
-        totals, over_short = document["totals"][slip_type], document["over_short"][slip_type] or {}
+        totals, over_short = document["totals"][slip_type], document["over_short"][slip_type]
+        entered = over_short["status"] != "not_entered"
         rows.append(
             [
                 slip_type,
                 totals["slips"],
                 totals["voided"],
+                totals["outstanding"]["slips"],
                 totals["amount"],
-                over_short.get("cage"),
-                over_short.get("difference"),
-                over_short.get("status", "no cage figure"),
+                over_short["computed"],
+                over_short["cage"] if entered else "not entered",
+                f"{over_short['difference']} {over_short['status']}" if entered else "",
             ]
         )
-    rows.append(["net to tables", "", "", document["totals"]["net_to_tables"], "", "", ""])
+    rows.append(["net to tables", "", "", "", document["totals"]["net_to_tables"], "", "", ""])
     return rows

@@ -1,4 +1,4 @@
-"""Custody services: the opener, closer, fill and credit slips, voids, buy-ins and the count.
+"""Custody services: the opener, closer, buy-ins and the count (slips: ``services.slips``).
 
 Each one locks the table row (``lock_table``), folds the table's custody facts of the shift
 through the pure ledger, lets the ledger admit or refuse the new fact (one rule
@@ -19,18 +19,12 @@ from django.utils import timezone
 from reports.custody import (
     BuyIn,
     Closer,
-    Credit,
     CustodyFact,
     DropCounted,
-    Fill,
     Opener,
-    SlipType,
-    SlipVoided,
     apply_fact,
-    chips_from_amounts,
     next_opener,
 )
-from reports.denominations import table_denominations
 from reports.inputs.custody_log import (
     chips_from_payload,
     last_opener_event,
@@ -38,11 +32,9 @@ from reports.inputs.custody_log import (
     previous_closer,
     shift_ledger,
 )
-from reports.models import Slip, SlipSeries
 from reports.services.signers import check_signer
 from reports.shifts import ShiftKey, floor_clock
 from tables import roles
-from tables.engine.errors import InvalidInputError
 from tables.models import Round, Table, TableEvent
 from tables.services.append import NewFact
 from tables.services.commands import close_settled_round, current_round, lock_table, record
@@ -77,7 +69,7 @@ def custody_open(
         if table.status != Table.Status.OPEN:
             table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss)
             table = lock_table(table_id)
-        return _append(table, key, opener, pit_boss, SYSTEM, moment, idempotency_key)
+        return append_custody(table, key, opener, pit_boss, SYSTEM, moment, idempotency_key)
 
 
 def custody_close(
@@ -95,7 +87,7 @@ def custody_close(
     check_signer(pit_boss.get_username(), roles.PIT_BOSS)
     with transaction.atomic():
         table = lock_table(table_id)
-        key = _session_shift(table, occurred_at)
+        key = session_shift(table, occurred_at)
         closer = Closer(chips_from_payload(chips), dealer, pit_boss.get_username())
         apply_fact(shift_ledger(table, key), closer)
         in_play = current_round(table)
@@ -104,86 +96,7 @@ def custody_close(
         if table.status == Table.Status.OPEN:
             table_set_status(table_id=table.pk, status=Table.Status.CLOSED, actor=pit_boss)
             table = lock_table(table_id)
-        return _append(table, key, closer, pit_boss, SYSTEM, occurred_at, idempotency_key)
-
-
-def slip_record(
-    *,
-    slip_type: SlipType,
-    table_id: int,
-    amounts: Mapping[Any, Any],
-    requested_by: str,
-    cashier: User,
-    confirmed_by: str,
-    occurred_at: datetime | None = None,
-    idempotency_key: str | None = None,
-) -> TableEvent:
-    """A fill (chips to the table) or credit (chips to the cage) slip, numbered from the
-    floor's one series for its type. ``amounts`` are money per denomination, as the pit
-    writes the request. Locks the table, then the series."""
-    if slip_type not in ("fill", "credit"):
-        raise InvalidInputError("A slip is a fill or a credit.", code="unknown_slip_type")
-    check_signer(requested_by, roles.PIT_BOSS)
-    check_signer(cashier.get_username(), roles.CASHIER)
-    check_signer(confirmed_by, roles.DEALER)
-    with transaction.atomic():
-        table = lock_table(table_id)
-        chips = chips_from_amounts(chips_from_payload(amounts), table_denominations(table))
-        key = _session_shift(table, occurred_at)
-        number = _next_slip_number(slip_type)
-        signers = (requested_by, cashier.get_username(), confirmed_by)
-        slip: Fill | Credit = (
-            Fill(number, chips, *signers)
-            if slip_type == "fill"
-            else Credit(number, chips, *signers)
-        )
-        apply_fact(shift_ledger(table, key), slip)
-        event = _append(table, key, slip, cashier, SYSTEM, occurred_at, idempotency_key)
-        Slip.objects.create(
-            slip_type=slip_type,
-            number=number,
-            table=table,
-            gaming_day=key.gaming_day,
-            shift=key.shift,
-            seq=event.seq,
-            issued_at=event.recorded_at,
-        )
-        return event
-
-
-def slip_void(
-    *,
-    slip_type: str,
-    slip_number: int,
-    reason: str,
-    requested_by: str,
-    approver: User,
-    idempotency_key: str | None = None,
-) -> TableEvent:
-    """Void a slip; it keeps its number. Four eyes: the approving pit boss is not the one
-    who asked. Locks the slip's table."""
-    check_signer(approver.get_username(), roles.PIT_BOSS)
-    slip = Slip.objects.filter(slip_type=slip_type, number=slip_number).first()
-    if slip is None:
-        raise InvalidInputError(
-            f"There is no {slip_type} slip number {slip_number}.", code="unknown_slip"
-        )
-    if not reason or not reason.strip():
-        raise InvalidInputError("Say why the slip is void.", code="missing_reason")
-    with transaction.atomic():
-        table = lock_table(slip.table_id)
-        key = ShiftKey(slip.gaming_day, slip.shift)
-        void = SlipVoided(
-            slip.slip_type,  # type: ignore[arg-type]
-            slip.number,
-            reason.strip(),
-            requested_by,
-            approver.get_username(),
-        )
-        apply_fact(shift_ledger(table, key), void)
-        event = _append(table, key, void, approver, SYSTEM, None, idempotency_key)
-        Slip.objects.filter(pk=slip.pk).update(voided=True)
-        return event
+        return append_custody(table, key, closer, pit_boss, SYSTEM, occurred_at, idempotency_key)
 
 
 def buy_in_record(
@@ -197,10 +110,10 @@ def buy_in_record(
     """Cash changed for chips at the table: part of the estimated drop. Locks the table."""
     with transaction.atomic():
         table = lock_table(table_id)
-        key = _session_shift(table, occurred_at)
+        key = session_shift(table, occurred_at)
         fact = BuyIn(amount)
         apply_fact(shift_ledger(table, key), fact)
-        return _append(table, key, fact, actor, TABLET, occurred_at, idempotency_key)
+        return append_custody(table, key, fact, actor, TABLET, occurred_at, idempotency_key)
 
 
 def drop_count(
@@ -216,13 +129,13 @@ def drop_count(
     check_signer(counted_by.get_username(), roles.CASHIER)
     with transaction.atomic():
         table = lock_table(table_id)
-        key = shift or _session_shift(table, None)
+        key = shift or session_shift(table, None)
         fact = DropCounted(amount, counted_by.get_username())
         apply_fact(shift_ledger(table, key), fact)
-        return _append(table, key, fact, counted_by, SYSTEM, None, idempotency_key)
+        return append_custody(table, key, fact, counted_by, SYSTEM, None, idempotency_key)
 
 
-def _session_shift(table: Table, occurred_at: datetime | None) -> ShiftKey:
+def session_shift(table: Table, occurred_at: datetime | None) -> ShiftKey:
     """The shift of the table's latest opener: a table's session belongs to the shift it was
     opened in. With no opener yet, the shift of the moment (its ledger then refuses)."""
     opener = last_opener_event(table)
@@ -231,16 +144,7 @@ def _session_shift(table: Table, occurred_at: datetime | None) -> ShiftKey:
     return floor_clock().shift_of(occurred_at or timezone.now())
 
 
-def _next_slip_number(slip_type: str) -> int:
-    """The next number of the floor's series; a refused slip rolls the allocation back."""
-    SlipSeries.objects.get_or_create(slip_type=slip_type)  # the migration made it; a flush may not
-    series = SlipSeries.objects.select_for_update().get(slip_type=slip_type)
-    series.last_number += 1
-    series.save(update_fields=["last_number"])
-    return series.last_number
-
-
-def _append(
+def append_custody(
     table: Table,
     key: ShiftKey,
     fact: CustodyFact,

@@ -16,6 +16,7 @@ from reports.inputs.custody_log import custody_events, ledger_from_events
 from reports.inputs.house_edge import shift_house_edge
 from reports.inputs.table_shift import table_shift_inputs
 from reports.models import Slip
+from reports.services.cage import latest_cage_figures
 from reports.shifts import ShiftKey, floor_clock
 from tables.models import Table
 
@@ -66,7 +67,7 @@ def cashier_document(
         context=context,
         ledgers=ledgers,
         issued=issued,  # type: ignore[arg-type]
-        cage_figures=None,
+        cage_figures=latest_cage_figures(key),
         watermark=watermark,
         allow_provisional=allow_provisional,
     )

@@ -1,0 +1,175 @@
+"""Fill and credit slips step by step, their voids, and the cage's own figures of a shift."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from reports.api.serializers import (
+    CageFiguresOutSerializer,
+    CageFiguresSerializer,
+    SlipRequestSerializer,
+    SlipStepSerializer,
+    VoidSerializer,
+)
+from reports.api.views_custody import ERRORS, RECORDED, recorded, valid
+from reports.models import CageFigures
+from reports.services import cage, slips
+from reports.shifts import parse_shift_key
+from tables import roles
+from tables.api.access import acting_user
+from tables.api.idempotency import run_idempotently
+from tables.api.permissions import IsCashier, IsPitBoss, RolePermission
+
+
+class IsDealer(RolePermission):
+    allowed_roles = (roles.DEALER,)
+    message = "Only the table's dealer confirms a slip at the table."
+
+
+class SlipRequestView(APIView):
+    """The pit asks for a fill or a credit; the answer carries the slip's number."""
+
+    permission_classes = (IsPitBoss,)
+    slip_type = "fill"
+
+    @extend_schema(
+        summary="Request a fill or credit (amounts by denomination); the slip gets its number",
+        request=SlipRequestSerializer,
+        responses=RECORDED,
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = valid(SlipRequestSerializer, request)
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                slips.slip_request(
+                    slip_type=self.slip_type,
+                    table_id=table_id,
+                    amounts=data["amounts"],
+                    pit_boss=acting_user(request),
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class SlipCageView(APIView):
+    """A cashier issues a requested fill's chips, or receives a requested credit's."""
+
+    permission_classes = (IsCashier,)
+    slip_type = "fill"
+
+    @extend_schema(
+        summary="Issue a fill / receive a credit at the cage, exactly as requested",
+        request=SlipStepSerializer,
+        responses=RECORDED,
+    )
+    def post(self, request: Request, number: int) -> Response:
+        data = valid(SlipStepSerializer, request)
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                slips.slip_cage_sign(
+                    slip_type=self.slip_type,
+                    slip_number=number,
+                    cashier=acting_user(request),
+                    amounts=data.get("amounts"),
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class SlipConfirmView(APIView):
+    permission_classes = (IsDealer,)
+
+    @extend_schema(
+        summary="Confirm a slip at the table (the table's dealer); only now it counts",
+        request=SlipStepSerializer,
+        responses=RECORDED,
+    )
+    def post(self, request: Request, slip_type: str, number: int) -> Response:
+        data = valid(SlipStepSerializer, request)
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                slips.slip_confirm(
+                    slip_type=slip_type,
+                    slip_number=number,
+                    dealer=acting_user(request),
+                    amounts=data.get("amounts"),
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class SlipVoidView(APIView):
+    permission_classes = (IsPitBoss,)
+
+    @extend_schema(
+        summary="Void a slip at any step (approved by a pit boss other than the requester)",
+        request=VoidSerializer,
+        responses=RECORDED,
+    )
+    def post(self, request: Request, slip_type: str, number: int) -> Response:
+        data = valid(VoidSerializer, request)
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                slips.slip_void(
+                    slip_type=slip_type,
+                    slip_number=number,
+                    reason=data["reason"],
+                    requested_by=data["requested_by"],
+                    approver=acting_user(request),
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class CageFiguresView(APIView):
+    """The cage's totals of fills issued and credits received for a shift, every version."""
+
+    permission_classes = (IsCashier,)
+
+    @extend_schema(
+        summary="Enter the cage's figures for a shift (a correction needs a reason)",
+        request=CageFiguresSerializer,
+        responses={201: CageFiguresOutSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        data = valid(CageFiguresSerializer, request)
+        key = parse_shift_key(data["gaming_day"], data["shift"])
+
+        def enter(_: str | None) -> Response:
+            row = cage.cage_figures_enter(
+                key=key,
+                fills_issued=data["fills_issued"],
+                credits_received=data["credits_received"],
+                cashier=acting_user(request),
+                reason=data["reason"],
+            )
+            return Response(CageFiguresOutSerializer(row).data, status=status.HTTP_201_CREATED)
+
+        return run_idempotently(request, enter)
+
+    @extend_schema(
+        summary="The cage's figures for a shift, every version",
+        parameters=[
+            OpenApiParameter("gaming_day", str, required=True, description="YYYY-MM-DD"),
+            OpenApiParameter("shift", str, required=True),
+        ],
+        responses=CageFiguresOutSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        key = parse_shift_key(
+            request.query_params.get("gaming_day", ""), request.query_params.get("shift", "")
+        )
+        rows = CageFigures.objects.filter(gaming_day=key.gaming_day, shift=key.shift)
+        return Response(CageFiguresOutSerializer(rows.select_related("entered_by"), many=True).data)

@@ -1,0 +1,203 @@
+"""Slip services: the pit requests, a cashier issues (fill) or receives (credit), the table's
+dealer confirms; a pit boss approves a void.
+
+Each step locks the slip's table, folds the table's custody facts of the slip's shift through
+the pure ledger (which admits or refuses the step, with its code), appends the step to the
+table's log and moves the `Slip` projection, in one transaction. A refusal records nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from reports.custody import (
+    SLIP_TYPES,
+    CustodyLedger,
+    SlipCageSigned,
+    SlipConfirmed,
+    SlipRequested,
+    SlipType,
+    SlipVoided,
+    apply_fact,
+    chips_from_amounts,
+)
+from reports.denominations import table_denominations
+from reports.inputs.custody_log import chips_from_payload, shift_ledger
+from reports.models import Slip, SlipSeries
+from reports.services.custody import SYSTEM, TABLET, append_custody, session_shift
+from reports.services.signers import check_signer
+from reports.shifts import ShiftKey
+from reports.slips import cage_step
+from tables import roles
+from tables.engine.errors import InvalidInputError, RuleError
+from tables.models import DealerAssignment, Table, TableEvent
+from tables.services.commands import lock_table
+
+
+def slip_request(
+    *,
+    slip_type: str,
+    table_id: int,
+    amounts: Mapping[Any, Any],
+    pit_boss: User,
+    occurred_at: datetime | None = None,
+    idempotency_key: str | None = None,
+) -> TableEvent:
+    """The pit asks for a fill or a credit, written as money per denomination. The slip takes
+    the next number of the floor's series for its type now, so the series stays continuous;
+    a refused request gives its number back. Locks the table, then the series."""
+    kind = _slip_type(slip_type)
+    check_signer(pit_boss.get_username(), roles.PIT_BOSS)
+    with transaction.atomic():
+        table = lock_table(table_id)
+        chips = chips_from_amounts(chips_from_payload(amounts), table_denominations(table))
+        key = session_shift(table, occurred_at)
+        number = _next_slip_number(kind)
+        fact = SlipRequested(kind, number, chips, pit_boss.get_username())
+        apply_fact(shift_ledger(table, key), fact)
+        event = append_custody(table, key, fact, pit_boss, SYSTEM, occurred_at, idempotency_key)
+        Slip.objects.create(
+            slip_type=kind,
+            number=number,
+            table=table,
+            gaming_day=key.gaming_day,
+            shift=key.shift,
+            seq=event.seq,
+            issued_at=event.recorded_at,
+            stage=Slip.Stage.REQUESTED,
+        )
+        return event
+
+
+def slip_cage_sign(
+    *,
+    slip_type: str,
+    slip_number: int,
+    cashier: User,
+    amounts: Mapping[Any, Any] | None = None,
+    idempotency_key: str | None = None,
+) -> TableEvent:
+    """A cashier issues a fill's chips or receives a credit's. ``amounts``, when given, must be
+    what the pit requested: another amount is refused (void, then request again). Locks the
+    slip's table."""
+    check_signer(cashier.get_username(), roles.CASHIER)
+    slip = _slip(slip_type, slip_number)
+    with transaction.atomic():
+        table = lock_table(slip.table_id)
+        key = ShiftKey(slip.gaming_day, slip.shift)
+        ledger = shift_ledger(table, key)
+        chips = _counted_chips(ledger, table, slip, amounts)
+        fact = SlipCageSigned(_slip_type(slip.slip_type), slip.number, chips, cashier.username)
+        apply_fact(ledger, fact)
+        event = append_custody(table, key, fact, cashier, SYSTEM, None, idempotency_key)
+        Slip.objects.filter(pk=slip.pk).update(
+            stage=cage_step(slip.slip_type), cage_signed_at=event.recorded_at
+        )
+        return event
+
+
+def slip_confirm(
+    *,
+    slip_type: str,
+    slip_number: int,
+    dealer: User,
+    amounts: Mapping[Any, Any] | None = None,
+    occurred_at: datetime | None = None,
+    idempotency_key: str | None = None,
+) -> TableEvent:
+    """The dealer assigned to the slip's table confirms the chips at the table; only now does
+    the slip move the table's figures. Locks the slip's table."""
+    check_signer(dealer.get_username(), roles.DEALER)
+    slip = _slip(slip_type, slip_number)
+    with transaction.atomic():
+        table = lock_table(slip.table_id)
+        _check_assigned(dealer, table)
+        key = ShiftKey(slip.gaming_day, slip.shift)
+        ledger = shift_ledger(table, key)
+        chips = _counted_chips(ledger, table, slip, amounts)
+        fact = SlipConfirmed(_slip_type(slip.slip_type), slip.number, chips, dealer.username)
+        apply_fact(ledger, fact)
+        event = append_custody(table, key, fact, dealer, TABLET, occurred_at, idempotency_key)
+        Slip.objects.filter(pk=slip.pk).update(
+            stage=Slip.Stage.CONFIRMED, confirmed_at=event.recorded_at
+        )
+        return event
+
+
+def slip_void(
+    *,
+    slip_type: str,
+    slip_number: int,
+    reason: str,
+    requested_by: str,
+    approver: User,
+    idempotency_key: str | None = None,
+) -> TableEvent:
+    """Void a slip at whatever step it reached; it keeps its number and is marked VOID. Four
+    eyes: the approving pit boss is not the one who asked. Locks the slip's table."""
+    check_signer(approver.get_username(), roles.PIT_BOSS)
+    slip = _slip(slip_type, slip_number)
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInputError("Say why the slip is void.", code="missing_reason")
+    with transaction.atomic():
+        table = lock_table(slip.table_id)
+        key = ShiftKey(slip.gaming_day, slip.shift)
+        kind = _slip_type(slip.slip_type)
+        void = SlipVoided(kind, slip.number, reason.strip(), requested_by, approver.username)
+        apply_fact(shift_ledger(table, key), void)
+        event = append_custody(table, key, void, approver, SYSTEM, None, idempotency_key)
+        Slip.objects.filter(pk=slip.pk).update(voided=True)
+        return event
+
+
+def _slip(slip_type: str, slip_number: int) -> Slip:
+    slip = Slip.objects.filter(slip_type=_slip_type(slip_type), number=slip_number).first()
+    if slip is None:
+        raise InvalidInputError(
+            f"There is no {slip_type} slip number {slip_number}.", code="unknown_slip"
+        )
+    return slip
+
+
+def _counted_chips(
+    ledger: CustodyLedger, table: Table, slip: Slip, amounts: Mapping[Any, Any] | None
+) -> Mapping[int, int]:
+    """What the signer counted: the amounts they sent, or else the request as it stands (a
+    slip that is not waiting for a step gets no chips, and the ledger says why)."""
+    if amounts is not None:
+        return chips_from_amounts(chips_from_payload(amounts), table_denominations(table))
+    pending = ledger.slips.pending_slip(slip.slip_type, slip.number)
+    return pending.chips if pending is not None else {}
+
+
+def _check_assigned(dealer: User, table: Table) -> None:
+    if not DealerAssignment.objects.filter(
+        dealer=dealer, table=table, ended_at__isnull=True
+    ).exists():
+        raise RuleError(
+            f"{dealer.username} is not the dealer at {table.name}: the table's own dealer "
+            "confirms its slips.",
+            code="dealer_not_assigned",
+            status=403,
+        )
+
+
+def _slip_type(value: str) -> SlipType:
+    for kind in SLIP_TYPES:
+        if value == kind:
+            return kind
+    raise InvalidInputError("A slip is a fill or a credit.", code="unknown_slip_type")
+
+
+def _next_slip_number(slip_type: str) -> int:
+    """The next number of the floor's series; a refused slip rolls the allocation back."""
+    SlipSeries.objects.get_or_create(slip_type=slip_type)  # the migration made it; a flush may not
+    series = SlipSeries.objects.select_for_update().get(slip_type=slip_type)
+    series.last_number += 1
+    series.save(update_fields=["last_number"])
+    return series.last_number
