@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from tables.services.floor import dealer_assign
 from tests.reports.custody_floor import Floor, make_siete_table
 
 
@@ -22,8 +23,11 @@ def floor(
     pit_boss_pedro: User,
     cashier_carmen: User,
 ) -> Floor:
+    table = make_siete_table()
+    # The table's own dealer confirms its slips.
+    dealer_assign(table_id=table.pk, dealer=dealer_dora, by=pit_boss_paula)
     return Floor(
-        table=make_siete_table(),
+        table=table,
         dealer=dealer_dora,
         pit_boss=pit_boss_paula,
         other_pit_boss=pit_boss_pedro,

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from reports.services import custody
+from reports.services import custody, slips
 from reports.shifts import ShiftKey, floor_clock
-from tables.models import Table
+from tables.models import Table, TableEvent
 from tables.services.floor import table_create
 
 OPENING_CHIPS = {"5": 100, "25": 40, "100": 10}  # 500 + 1000 + 1000 = 2500
@@ -53,15 +54,7 @@ def past_shift(floor: Floor) -> ShiftKey:
         occurred_at=moment,
     )
     custody.buy_in_record(table_id=table, amount=400, actor=floor.dealer, occurred_at=moment)
-    custody.slip_record(
-        slip_type="fill",
-        table_id=table,
-        amounts={"100": 500},
-        requested_by=floor.pit_boss.username,
-        cashier=floor.cashier,
-        confirmed_by=floor.dealer.username,
-        occurred_at=moment,
-    )
+    slip_through(floor, "fill", {"100": 500}, occurred_at=moment)
     custody.custody_close(
         table_id=table,
         dealer=floor.dealer.username,
@@ -71,3 +64,21 @@ def past_shift(floor: Floor) -> ShiftKey:
     )
     custody.drop_count(table_id=table, amount=450, counted_by=floor.cashier)
     return key
+
+
+def slip_through(
+    floor: Floor, slip_type: str, amounts: dict[str, Any], *, occurred_at: datetime | None = None
+) -> TableEvent:
+    """A slip's three steps: the pit requests, the cashier signs at the cage, the dealer
+    confirms at the table. Returns the confirmation."""
+    number = slips.slip_request(
+        slip_type=slip_type,
+        table_id=floor.table.pk,
+        amounts=amounts,
+        pit_boss=floor.pit_boss,
+        occurred_at=occurred_at,
+    ).payload["slip_number"]
+    slips.slip_cage_sign(slip_type=slip_type, slip_number=number, cashier=floor.cashier)
+    return slips.slip_confirm(
+        slip_type=slip_type, slip_number=number, dealer=floor.dealer, occurred_at=occurred_at
+    )

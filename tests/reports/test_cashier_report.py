@@ -5,10 +5,35 @@ from report_samples import context, ledger, mesa_1_facts, mesa_3_facts, mesa_4_f
 
 from reports.builders.cashier import build_cashier_report, slip_sequence
 from reports.builders.document import Document
-from reports.custody import SlipVoided
+from reports.cage import CageFigures
+from reports.custody import (
+    Closer,
+    CustodyFact,
+    Opener,
+    SlipCageSigned,
+    SlipConfirmed,
+    SlipRequested,
+    SlipVoided,
+)
 from tables.engine.errors import NotAllowedNowError
 
 BLANK_SPOILED = SlipVoided("fill", 1005, "spoiled at the cage", "carla", "cesar")
+CAGE = CageFigures(fills_issued=2100, credits_received=700, entered_by="carla")
+
+
+def mesa_5_facts() -> tuple[CustodyFact, ...]:
+    """Slips that never reached the table's confirmation: fill 1004 only requested (100),
+    credit 502 received at the cage (200), fill 1006 issued and then voided (50)."""
+    return (
+        Opener({25: 40}, dealer="dino", pit_boss="pablo"),
+        SlipRequested("fill", 1004, {25: 4}, "pablo"),
+        SlipRequested("credit", 502, {100: 2}, "pablo"),
+        SlipCageSigned("credit", 502, {100: 2}, "carla"),
+        SlipRequested("fill", 1006, {25: 2}, "pablo"),
+        SlipCageSigned("fill", 1006, {25: 2}, "carla"),
+        SlipVoided("fill", 1006, "the table closed its box", "pablo", "mara"),
+        Closer({25: 40}, dealer="dino", pit_boss="pablo"),
+    )
 
 
 def cage_report(*, mesa_1_closed: bool = True, allow_provisional: bool = True) -> Document:
@@ -19,10 +44,11 @@ def cage_report(*, mesa_1_closed: bool = True, allow_provisional: bool = True) -
             ledger("T1", *mesa_1),
             ledger("T3", *mesa_3_facts()),
             ledger("T4", *mesa_4_facts()),
+            ledger("T5", *mesa_5_facts()),
         ],
         issued={"fill": range(1001, 1007), "credit": range(501, 503)},
         cage_voids=[BLANK_SPOILED],
-        cage_figures={"fill": 2100, "credit": 500},
+        cage_figures=CAGE,
         watermark={"T1": 412, "T3": 2, "T4": 30},
         cashier="carla",
         cage_supervisor="cesar",
@@ -39,7 +65,9 @@ def test_fills_and_credits_are_totalled_by_table_and_denomination() -> None:
         {"slip_type": "fill", "table": "T4", "denomination": 100, "count": 5, "amount": 500},
     ]
     fills = report["totals"]["fill"]
-    assert (fills["slips"], fills["voided"], fills["amount"]) == (2, 2, 2000)
+    assert (fills["slips"], fills["voided"], fills["amount"]) == (2, 3, 2000)
+    assert fills["outstanding"] == {"slips": 1, "amount": 100}
+    assert report["totals"]["credit"]["outstanding"] == {"slips": 1, "amount": 200}
     assert fills["by_denomination"] == {
         "25": {"count": 20, "amount": 500},
         "100": {"count": 15, "amount": 1500},
@@ -54,9 +82,18 @@ def test_every_slip_is_listed_with_its_status_and_signers() -> None:
         (1001, "T1", "used"),
         (1002, "T1", "void"),
         (1003, "T4", "used"),
+        (1004, "T5", "requested"),
         (1005, None, "void"),
+        (1006, "T5", "void"),
     ]
     assert fills[1]["void_approved_by"] == "mara"
+    assert (fills[3]["cashier"], fills[3]["confirmed_by"]) == (None, None)
+    assert (fills[5]["stage"], fills[5]["cashier"]) == ("issued", "carla")
+    credits = cage_report()["slips"]["credit"]
+    assert [(row["slip_number"], row["status"], row["cashier"]) for row in credits] == [
+        (501, "used", "carla"),
+        (502, "received", "carla"),
+    ]
     assert (fills[0]["requested_by"], fills[0]["cashier"], fills[0]["confirmed_by"]) == (
         "pablo",
         "carla",
@@ -64,29 +101,58 @@ def test_every_slip_is_listed_with_its_status_and_signers() -> None:
     )
 
 
-def test_the_slip_series_shows_used_voided_and_missing_numbers() -> None:
+def test_the_slip_series_shows_used_voided_and_outstanding_numbers() -> None:
     sequence = cage_report()["sequence"]
     assert sequence["fill"] == {
         "issued": [1001, 1002, 1003, 1004, 1005, 1006],
         "used": [1001, 1003],
-        "voided": [1002, 1005],
-        "missing": [1004, 1006],
+        "voided": [1002, 1005, 1006],
+        "outstanding": [1004],
+        "missing": [],
         "not_issued": [],
         "duplicates": [],
         "intact": False,
     }
-    assert sequence["credit"]["missing"] == [502]
+    assert (sequence["credit"]["outstanding"], sequence["credit"]["missing"]) == ([502], [])
 
 
-def test_over_short_is_the_cage_figure_less_the_slips() -> None:
-    over_short = cage_report()["over_short"]
-    assert over_short["fill"] == {
+def test_a_number_no_slip_accounts_for_is_missing() -> None:
+    report = build_cashier_report(
+        context=context(),
+        ledgers=[ledger("T1", *mesa_1_facts())],
+        issued={"fill": range(1001, 1004), "credit": [501]},
+        cage_figures=None,
+        watermark={"T1": 412},
+    )
+    assert report["sequence"]["fill"]["missing"] == [1003]
+    assert report["sequence"]["credit"]["intact"] is True
+
+
+def test_over_short_is_the_cage_figure_less_the_slips_the_cage_signed() -> None:
+    report = cage_report()
+    assert report["over_short"]["fill"] == {
         "cage": 2100,
         "computed": 2000,
+        "awaiting_confirmation": 0,
         "difference": 100,
         "status": "over",
     }
-    assert over_short["credit"]["status"] == "balanced"
+    # Credit 502 reached the cage but not the table's confirmation: the cage balances, and the
+    # slip is outstanding in the sequence.
+    assert report["over_short"]["credit"] == {
+        "cage": 700,
+        "computed": 700,
+        "awaiting_confirmation": 200,
+        "difference": 0,
+        "status": "balanced",
+    }
+    assert report["cage_figures"] == {
+        "fills_issued": 2100,
+        "credits_received": 700,
+        "entered_by": "carla",
+        "version": 1,
+        "reason": None,
+    }
 
 
 def test_a_short_cage_has_a_negative_difference() -> None:
@@ -94,13 +160,34 @@ def test_a_short_cage_has_a_negative_difference() -> None:
         context=context(),
         ledgers=[ledger("T4", *mesa_4_facts())],
         issued={"fill": [1003]},
-        cage_figures={"fill": 450},
+        cage_figures=CageFigures(450, 0, "carla", version=2, reason="miscounted the 100s"),
         watermark={"T4": 30},
     )
     assert report["over_short"]["fill"]["difference"] == -50
     assert report["over_short"]["fill"]["status"] == "short"
-    assert report["over_short"]["credit"] is None
+    assert report["over_short"]["credit"]["status"] == "balanced"
     assert report["sequence"]["fill"]["intact"] is True
+    assert report["cage_figures"]["reason"] == "miscounted the 100s"
+    assert report["watermark"] == {"T4": 30, "cage_figures": 2}
+
+
+def test_without_the_cage_figures_over_short_says_not_entered() -> None:
+    report = build_cashier_report(
+        context=context(),
+        ledgers=[ledger("T4", *mesa_4_facts())],
+        issued={"fill": [1003]},
+        cage_figures=None,
+        watermark={"T4": 30},
+    )
+    assert report["cage_figures"] is None
+    assert report["over_short"]["fill"] == {
+        "cage": None,
+        "computed": 500,
+        "awaiting_confirmation": 0,
+        "difference": None,
+        "status": "not_entered",
+    }
+    assert report["watermark"] == {"T4": 30}
 
 
 def test_the_cashier_report_is_provisional_while_a_table_is_open() -> None:

@@ -22,6 +22,7 @@ from report_samples import (
 )
 
 from reports.builders.cashier import build_cashier_report
+from reports.cage import CageFigures
 from reports.builders.document import Document, content_hash
 from reports.builders.floor_summary import build_floor_summary
 from reports.custody import SlipVoided
@@ -51,7 +52,7 @@ def cashier_report() -> Document:
         ],
         issued={"fill": range(1001, 1007), "credit": range(501, 503)},
         cage_voids=[SlipVoided("fill", 1005, "spoiled at the cage", "carla", "cesar")],
-        cage_figures={"fill": 2100, "credit": 500},
+        cage_figures=CageFigures(fills_issued=2100, credits_received=500, entered_by="carla"),
         watermark={"T1": 412, "T3": 2, "T4": 30},
         cashier="carla",
         cage_supervisor="cesar",
