@@ -19,6 +19,7 @@ from reports.api.serializers import (
     CustodyEventSerializer,
     DropSerializer,
 )
+from reports.custody import SLIP_TYPES
 from reports.inputs.custody_log import shift_ledger
 from reports.services import custody
 from reports.shifts import parse_shift_key
@@ -169,5 +170,15 @@ class CustodyView(APIView):
                 "credits_total": ledger.credits_total,
                 "estimated_drop": ledger.estimated_drop,
                 "counted_drop": ledger.drop.amount if ledger.drop else None,
+                "outstanding": [
+                    {
+                        "slip_type": slip.slip_type,
+                        "slip_number": slip.slip_number,
+                        "stage": slip.stage,
+                        "total": slip.total,
+                    }
+                    for kind in SLIP_TYPES
+                    for slip in ledger.slips.outstanding(kind)
+                ],
             }
         )

@@ -12,7 +12,7 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from reports.models import Report
-from reports.services import custody
+from reports.services import custody, slips
 from reports.services.storing import produce_report
 from reports.shifts import floor_clock
 from tests.reports.custody_floor import OPENING_CHIPS, Floor, past_shift
@@ -41,19 +41,14 @@ def test_custody_refusals_come_back_with_their_code_and_sentence(
     assert (
         pit.post(url(f"tables/{floor.table.pk}/opener"), opener, format="json").status_code == 201
     )
-    cage = client_for(floor.cashier)
-    slip = {
-        "amounts": {"25": -100},
-        "requested_by": floor.pit_boss.username,
-        "confirmed_by": floor.dealer.username,
-    }
-    response = cage.post(url(f"tables/{floor.table.pk}/fills"), slip, format="json")
+    slip = {"amounts": {"25": -100}}
+    response = pit.post(url(f"tables/{floor.table.pk}/fills"), slip, format="json")
     assert (response.status_code, body(response)["code"]) == (422, "negative_amount")
     slip["amounts"] = {"25": 110}
-    response = cage.post(url(f"tables/{floor.table.pk}/credits"), slip, format="json")
+    response = pit.post(url(f"tables/{floor.table.pk}/credits"), slip, format="json")
     assert (response.status_code, body(response)["code"]) == (422, "not_denominated")
     slip["amounts"] = {"25": 100}
-    response = cage.post(url(f"tables/{floor.table.pk}/credits"), slip, format="json")
+    response = pit.post(url(f"tables/{floor.table.pk}/credits"), slip, format="json")
     assert response.status_code == 201
     assert body(response)["payload"]["slip_number"] == 1
 
@@ -62,10 +57,11 @@ def test_a_dealer_cannot_issue_a_fill_nor_see_any_report(floor: Floor, client_fo
     key = past_shift(floor)
     produce_report("cashier", key)
     dealer = client_for(floor.dealer)
-    slip = {"amounts": {"25": 100}, "requested_by": "paula", "confirmed_by": "dora"}
+    slip = {"amounts": {"25": 100}}
     assert (
         dealer.post(url(f"tables/{floor.table.pk}/fills"), slip, format="json").status_code == 403
     )
+    assert dealer.post(url("slips/fill/1/issue"), {}, format="json").status_code == 403
     assert dealer.get(url("")).status_code == 403
     report = Report.objects.get(kind="cashier")
     assert dealer.get(url(f"{report.pk}/download/pdf")).status_code == 403
@@ -152,7 +148,7 @@ def test_a_rerun_returns_the_same_report_and_a_reprint_makes_a_new_version(
 def test_a_void_after_the_report_makes_the_next_run_a_new_version(floor: Floor) -> None:
     key = past_shift(floor)
     first = produce_report("table_shift", key, table=floor.table)
-    custody.slip_void(
+    slips.slip_void(
         slip_type="fill",
         slip_number=1,
         reason="issued to the wrong table",
