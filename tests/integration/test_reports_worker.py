@@ -17,12 +17,12 @@ from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
 from reports.models import JobRun, Report
-from reports.services import custody
+from reports.services import custody, slips
 from reports.shifts import ShiftKey, floor_clock
 from reports.tasks import PAUSE_ENV, start_run
 from tables import roles
 from tables.models import Table
-from tables.services.floor import table_create
+from tables.services.floor import dealer_assign, table_create
 from tests.integration.celery_workers import start_worker, stop_worker
 
 TABLES = 3
@@ -79,14 +79,12 @@ def past_shift() -> ShiftKey:
             occurred_at=moment,
         )
         custody.buy_in_record(table_id=table.pk, amount=300 * number, actor=dealer)
-        custody.slip_record(
-            slip_type="fill",
-            table_id=table.pk,
-            amounts={"100": 100 * number},
-            requested_by=pit_boss.username,
-            cashier=cashier,
-            confirmed_by=dealer.username,
-        )
+        dealer_assign(table_id=table.pk, dealer=dealer, by=pit_boss)
+        fill = slips.slip_request(
+            slip_type="fill", table_id=table.pk, amounts={"100": 100 * number}, pit_boss=pit_boss
+        ).payload["slip_number"]
+        slips.slip_cage_sign(slip_type="fill", slip_number=fill, cashier=cashier)
+        slips.slip_confirm(slip_type="fill", slip_number=fill, dealer=dealer)
         custody.custody_close(
             table_id=table.pk, dealer=dealer.username, pit_boss=pit_boss, chips={"100": 25}
         )

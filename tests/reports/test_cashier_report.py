@@ -11,7 +11,6 @@ from reports.custody import (
     CustodyFact,
     Opener,
     SlipCageSigned,
-    SlipConfirmed,
     SlipRequested,
     SlipVoided,
 )

@@ -9,6 +9,9 @@ from reports.custody import (
     DropCounted,
     Fill,
     Opener,
+    SlipCageSigned,
+    SlipConfirmed,
+    SlipRequested,
     SlipType,
     SlipVoided,
     apply_fact,
@@ -199,3 +202,97 @@ def test_a_table_with_no_previous_closer_needs_a_count_to_open() -> None:
     with pytest.raises(NotAllowedNowError) as refused:
         next_opener(None)
     assert refused.value.code == "no_opening_count"
+
+
+def requested(number: int, chips: dict[int, int], kind: SlipType = "fill") -> SlipRequested:
+    return SlipRequested(kind, number, chips, "pablo")
+
+
+def cage_signed(number: int, chips: dict[int, int], kind: SlipType = "fill") -> SlipCageSigned:
+    return SlipCageSigned(kind, number, chips, "carla")
+
+
+def confirmed(number: int, chips: dict[int, int], kind: SlipType = "fill") -> SlipConfirmed:
+    return SlipConfirmed(kind, number, chips, "dana")
+
+
+def test_a_slip_moves_the_chips_only_once_confirmed_at_the_table() -> None:
+    steps = (requested(1001, {100: 5}), cage_signed(1001, {100: 5}))
+    pending = ledger_of(OPENER, *steps)
+    assert pending.fills_total == 0
+    assert [(slip.slip_number, slip.stage) for slip in pending.pending] == [(1001, "issued")]
+    done = apply_fact(pending, confirmed(1001, {100: 5}))
+    assert done.fills_total == 500
+    assert done.pending == ()
+    assert done.fills == (Fill(1001, {100: 5}, "pablo", "carla", "dana"),)
+
+
+def test_a_credit_is_received_then_confirmed() -> None:
+    credit_steps = (
+        requested(501, {25: 8}, "credit"),
+        cage_signed(501, {25: 8}, "credit"),
+    )
+    pending = ledger_of(OPENER, *credit_steps)
+    assert pending.pending[0].stage == "received"
+    assert apply_fact(pending, confirmed(501, {25: 8}, "credit")).credits_total == 200
+
+
+@pytest.mark.parametrize(
+    ("facts", "last", "code"),
+    [
+        ((requested(1001, {100: 5}),), confirmed(1001, {100: 5}), "slip_out_of_order"),
+        (
+            (requested(1001, {100: 5}), cage_signed(1001, {100: 5})),
+            cage_signed(1001, {100: 5}),
+            "slip_out_of_order",
+        ),
+        ((requested(1001, {100: 5}),), cage_signed(1001, {100: 4}), "slip_amount_differs"),
+        (
+            (requested(1001, {100: 5}), cage_signed(1001, {100: 5})),
+            confirmed(1001, {25: 20}),
+            "slip_amount_differs",
+        ),
+        ((), cage_signed(1001, {100: 5}), "unknown_slip"),
+        ((requested(1001, {100: 5}),), cage_signed(1001, {100: 5}, "credit"), "unknown_slip"),
+        (
+            (requested(1001, {100: 5}), void("fill", 1001)),
+            cage_signed(1001, {100: 5}),
+            "slip_already_voided",
+        ),
+        ((requested(1001, {100: 5}),), requested(1001, {100: 1}), "slip_number_reused"),
+        ((), requested(1011, {100: 1}), "slip_number_out_of_series"),
+        ((), requested(1002, {}), "empty_slip"),
+        (
+            (requested(1001, {100: 5}),),
+            SlipCageSigned("fill", 1001, {100: 5}, "pablo"),
+            "signers_not_distinct",
+        ),
+    ],
+)
+def test_slip_steps_out_of_order_or_changed_are_refused(
+    facts: tuple[CustodyFact, ...], last: CustodyFact, code: str
+) -> None:
+    assert refusal((OPENER, *facts), last).code == code
+
+
+def test_no_step_completes_a_slip_after_the_closer_but_a_void_may() -> None:
+    facts = (OPENER, requested(1001, {100: 5}), CLOSER)
+    assert refusal(facts, cage_signed(1001, {100: 5})).code == "table_closed"
+    closed = apply_fact(ledger_of(*facts), void("fill", 1001))
+    assert closed.void_of("fill", 1001) is not None
+    assert closed.slips.outstanding("fill") == ()
+
+
+def test_a_void_at_any_step_keeps_the_number() -> None:
+    state = ledger_of(
+        OPENER,
+        requested(1001, {100: 5}),
+        void("fill", 1001),
+        requested(1002, {100: 5}),
+        cage_signed(1002, {100: 5}),
+        confirmed(1002, {100: 5}),
+        void("fill", 1002),
+    )
+    assert (state.fills_total, len(state.voids)) == (0, 2)
+    assert [slip.slip_number for slip in state.pending] == [1001]
+    assert [slip.slip_number for slip in state.fills] == [1002]

@@ -140,5 +140,3 @@ def test_an_opener_without_a_count_carries_the_last_closer_over(floor: Floor) ->
         ),
     )[0]
     assert code == "no_opening_count"
-
-

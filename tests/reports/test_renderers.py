@@ -22,9 +22,9 @@ from report_samples import (
 )
 
 from reports.builders.cashier import build_cashier_report
-from reports.cage import CageFigures
 from reports.builders.document import Document, content_hash
 from reports.builders.floor_summary import build_floor_summary
+from reports.cage import CageFigures
 from reports.custody import SlipVoided
 from reports.renderers.as_csv import render_csv
 from reports.renderers.as_json import render_json
