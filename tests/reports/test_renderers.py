@@ -25,7 +25,7 @@ from reports.builders.cashier import build_cashier_report
 from reports.builders.document import Document, content_hash
 from reports.builders.floor_summary import build_floor_summary
 from reports.cage import CageFigures
-from reports.custody import SlipVoided
+from reports.custody import SlipCageSigned, SlipRequested, SlipVoided
 from reports.renderers.as_csv import render_csv
 from reports.renderers.as_json import render_json
 from reports.renderers.as_pdf import render_pdf
@@ -232,3 +232,39 @@ def test_a_shift_with_no_activity_prints_its_zero_figures() -> None:
     rows = csv_rows(mesa_3_report())
     figures = {row["item"]: row["amount"] for row in rows if row["section"] == "figures"}
     assert (figures["win"], figures["hold_percent"]) == ("0", "")
+
+
+def cage_with_outstanding_slips() -> Document:
+    """Fill 1002 requested, credit 501 received but not confirmed; the cage entered nothing."""
+    facts = (
+        *mesa_3_facts()[:1],
+        SlipRequested("fill", 1002, {25: 4}, "pablo"),
+        SlipRequested("credit", 501, {25: 8}, "pablo"),
+        SlipCageSigned("credit", 501, {25: 8}, "carla"),
+        *mesa_3_facts()[1:],
+    )
+    return build_cashier_report(
+        context=context(),
+        ledgers=[ledger("T3", *facts)],
+        issued={"fill": [1002], "credit": [501]},
+        cage_figures=None,
+        watermark={"T3": 9},
+    )
+
+
+def test_outstanding_slips_and_missing_cage_figures_show_in_csv_and_pdf() -> None:
+    rows = csv_rows(cage_with_outstanding_slips())
+    outstanding = [
+        (row["slip_type"], row["slip_number"]) for row in rows if row["status"] == "outstanding"
+    ]
+    assert ("fill", "1002") in outstanding
+    assert ("credit", "501") in outstanding
+    notes = {row["slip_number"]: row["note"] for row in rows if row["section"] == "slip"}
+    assert notes["501"] == "OUTSTANDING: received, not confirmed at the table"
+    over_short = [row for row in rows if row["section"] == "over_short"]
+    assert {row["status"] for row in over_short} == {"not_entered"}
+    assert "200 not confirmed at the table" in over_short[1]["note"]
+    text = pdf_text(cage_with_outstanding_slips())
+    assert "OUTSTANDING (requested)" in text
+    assert "OUTSTANDING (received)" in text
+    assert "not entered" in text

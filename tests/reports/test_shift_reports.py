@@ -11,10 +11,11 @@ from django.contrib.auth.models import User
 from reports.demo.shift import Staff, TablePlay, simulate_shift, simulation_tables
 from reports.inputs.audit import findings_from_json, findings_to_json, table_findings
 from reports.inputs.rounds import round_summary, shift_rounds, shift_window
-from reports.models import JobRun, Report
+from reports.models import JobRun, Report, Slip
 from reports.shifts import ShiftKey
 from reports.tasks import start_run
-from tables.models import Table
+from tables.models import DealerAssignment, Table, TableEvent
+from tables.services.floor import dealer_assign
 
 pytestmark = pytest.mark.django_db
 ROUNDS = 4
@@ -89,8 +90,32 @@ def test_the_cashier_report_lists_every_slip_and_a_clean_series(
     cashier = stored("cashier", key).document
     fills = sum(p.fills for p in plays)
     assert cashier["totals"]["fill"]["amount"] == fills
-    assert cashier["sequence"]["fill"]["intact"]
+    for kind in ("fill", "credit"):
+        assert cashier["sequence"][kind]["intact"]
+        assert cashier["sequence"][kind]["outstanding"] == []
+        # The demo's cage entered its own totals, and they agree with the slips.
+        assert cashier["over_short"][kind]["status"] == "balanced"
+    assert cashier["cage_figures"]["fills_issued"] == fills
     assert not cashier["provisional"]
+
+
+def test_every_demo_slip_was_requested_issued_or_received_and_confirmed(
+    played: tuple[ShiftKey, list[TablePlay]],
+) -> None:
+    _, plays = played
+    slips = Slip.objects.all()
+    assert slips.count() == sum(len(play.slips) for play in plays) > 0
+    for slip in slips:
+        steps = TableEvent.objects.filter(
+            table=slip.table,
+            type__startswith=f"custody.{slip.slip_type}_",
+            payload__slip_number=slip.number,
+        ).order_by("seq")
+        cage = "issued" if slip.slip_type == "fill" else "received"
+        assert [event.type.split("_")[-1] for event in steps] == ["requested", cage, "confirmed"]
+        assert (slip.stage, slip.voided) == ("confirmed", False)
+        actors = [event.actor.username for event in steps]  # type: ignore[union-attr]
+        assert actors == ["paula", "carmen", "dora"]
 
 
 def test_the_audit_report_verifies_every_chain_and_replays_the_rounds(
@@ -128,3 +153,14 @@ def test_audit_findings_survive_the_trip_between_jobs(
     for table in Table.objects.all():
         findings = table_findings(table, key)
         assert findings_from_json(findings_to_json(findings)) == findings
+
+
+def test_the_demo_dealer_confirms_at_each_table_then_goes_back_to_their_own(
+    staff: Staff,
+) -> None:
+    tables = simulation_tables(2)
+    dealer_assign(table_id=tables[0].pk, dealer=staff.dealer, by=staff.pit_boss)
+    simulate_shift(tables, rounds=1, seed=3, staff=staff, run_reports=False)
+    spells = DealerAssignment.objects.filter(dealer=staff.dealer).order_by("pk")
+    assert [spell.table_id for spell in spells] == [tables[0].pk, tables[1].pk, tables[0].pk]
+    assert spells.last().ended_at is None  # type: ignore[union-attr]
