@@ -205,14 +205,15 @@ def test_an_append_writes_what_it_decided_and_reads_back_the_same(tally_table: T
     round_open(table_id=tally_table.pk, actor=None)
     outcome = table_command(table_id=tally_table.pk, command=Add(3), actor=None, source="tablet")
     (returned,) = outcome.events
+    assert outcome.round is not None
     stored = TableEvent.objects.get(pk=returned.pk)
     assert (stored.seq, stored.hash, stored.payload, stored.round_id) == (
-        returned.seq, returned.hash, returned.payload, outcome.round.pk if outcome.round else None,
+        returned.seq, returned.hash, returned.payload, outcome.round.pk,
     )  # fmt: skip
     assert stored.recorded_at == returned.recorded_at
     tally_table.refresh_from_db()
     assert (tally_table.head_seq, tally_table.head_hash) == (returned.seq, returned.hash)
-    round_ = Round.objects.get(pk=outcome.round.pk if outcome.round else None)
+    round_ = Round.objects.get(pk=outcome.round.pk)
     assert (round_.last_seq, round_.state["total"]) == (returned.seq, 3)
     assert verify_table(tally_table).ok
 
