@@ -1,4 +1,4 @@
-"""Read-only admin pages: stored reports, runs and slips are written by the services only."""
+"""Read-only admin pages: reports, runs, slips and cage figures are written by the services only."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from reports.models import JobRun, Report, Slip
+from reports.models import CageFigures, JobRun, Report, Slip
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -38,3 +38,16 @@ class JobRunAdmin(ReadOnlyAdmin):
 class SlipAdmin(ReadOnlyAdmin):
     list_display = ("slip_type", "number", "table", "gaming_day", "shift", "voided")
     list_filter = ("slip_type", "voided")
+
+
+@admin.register(CageFigures)
+class CageFiguresAdmin(ReadOnlyAdmin):
+    list_display = (
+        "gaming_day",
+        "shift",
+        "version",
+        "fills_issued",
+        "credits_received",
+        "entered_by",
+    )
+    list_filter = ("shift",)

@@ -1,4 +1,4 @@
-"""The admin shows reports, runs and slips, and changes none of them."""
+"""The admin shows reports, runs, slips and cage figures, and changes none of them."""
 
 from __future__ import annotations
 
@@ -24,3 +24,5 @@ def test_the_admin_lists_reports_but_cannot_change_them(floor: Floor, client: Cl
     assert b"Save" not in page.content
     assert client.post(f"/admin/reports/report/{report.pk}/delete/").status_code == 403
     assert client.get("/admin/reports/slip/").status_code == 200
+    assert client.get("/admin/reports/cagefigures/").status_code == 200
+    assert client.get("/admin/reports/cagefigures/add/").status_code == 403
