@@ -31,6 +31,7 @@ from tables.engine.poker.cards import (
     SUIT_FIELD_BITS,
     parse_card,
 )
+from tables.engine.poker.rank_hash import BUCKETS, SLOTS
 from tables.engine.poker.ranking import (
     CATEGORIES,
     CATEGORY_SHIFT,
@@ -114,11 +115,11 @@ class HandValue(tuple[int, tuple[str, ...]]):
         return f"HandValue({self[0]}, {self.category!r}, cards={self.cards!r})"
 
 
-def _unsuited_table() -> dict[int, int]:
-    """Rank key to strength. Equal strengths share one int object: the 73,775 entries hold
-    only 6,175 strengths, and fewer objects stay in the processor's cache."""
-    keys = decode_uints(hand_tables.UNSUITED_KEYS).tolist()
-    strengths = decode_uints(hand_tables.UNSUITED_STRENGTHS).tolist()
+def _short_hand_table() -> dict[int, int]:
+    """Rank key to strength for five and six cards. Equal strengths share one int object:
+    fewer objects for the processor's cache to hold."""
+    keys = decode_uints(hand_tables.SHORT_HAND_KEYS).tolist()
+    strengths = decode_uints(hand_tables.SHORT_HAND_STRENGTHS).tolist()
     shared: dict[int, int] = {}
     return {
         key: shared.setdefault(strength, strength)
@@ -126,7 +127,11 @@ def _unsuited_table() -> dict[int, int]:
     }
 
 
-_UNSUITED = _unsuited_table()
+# Seven cards without a flush: the strength in slot `rank_key * spread[rank_key % BUCKETS] %
+# SLOTS` (see rank_hash). Kept as a byte string and an int array, the most compact forms.
+_SEVEN_CARD_SPREAD = bytes(decode_uints(hand_tables.SEVEN_CARD_SPREAD, "B"))
+_SEVEN_CARD_SLOTS = decode_uints(hand_tables.SEVEN_CARD_SLOTS)
+_SHORT_HANDS = _short_hand_table()
 _FLUSH: tuple[int, ...] = tuple(decode_uints(hand_tables.FLUSH_STRENGTHS).tolist())
 _RANK_BIT: dict[int, int] = {
     card: 1 << RANK_CHARS.index(code[0]) for code, card in CARD_INTS.items()
@@ -141,13 +146,16 @@ def strength_of(cards: Sequence[int]) -> int:
     """The strength of the best five of 5 to 7 distinct parsed cards (no validation).
 
     One sum gives both the rank multiset and the suit counts; without a flush the answer is one
-    dictionary lookup. With a flush, no quads or full house can exist among seven cards, so the
+    table lookup. With a flush, no quads or full house can exist among seven cards, so the
     flush suit's ranks alone decide.
     """
     total = sum(cards)
     flush = total & FLUSH_BITS
     if not flush:
-        return _UNSUITED[total >> RANK_KEY_SHIFT]
+        rank_key = total >> RANK_KEY_SHIFT
+        if len(cards) == 7:
+            return _SEVEN_CARD_SLOTS[rank_key * _SEVEN_CARD_SPREAD[rank_key % BUCKETS] % SLOTS]
+        return _SHORT_HANDS[rank_key]
     suit_bit = flush >> _FLUSH_BIT_TO_SUIT_BIT
     ranks = 0
     for card in cards:
@@ -184,8 +192,35 @@ _FLUSH_SUIT_RANK_BIT: dict[int, Callable[[str], int]] = {
 def best_hand(cards: Iterable[str]) -> HandValue:
     """The best five-card hand of 5 to 7 distinct card codes."""
     codes = tuple(cards)
+    try:
+        first, second, third, fourth, fifth, sixth, seventh = codes
+    except ValueError:
+        return _best_of_five_or_six(codes)
+    # Seven cards, the case a showdown meets: the sum written out, since the interpreter adds
+    # two ints faster than sum() does once they pass 64 bits.
+    try:
+        total = (
+            _CHECKED_CARD[first]
+            + _CHECKED_CARD[second]
+            + _CHECKED_CARD[third]
+            + _CHECKED_CARD[fourth]
+            + _CHECKED_CARD[fifth]
+            + _CHECKED_CARD[sixth]
+            + _CHECKED_CARD[seventh]
+        )
+    except (KeyError, TypeError):
+        _refuse_the_first_bad_code(codes)
+        raise
+    if total & _OFF_COMMON_PATH:
+        return _duplicate_or_flush(codes, total)
+    rank_key = total >> _CHECKED_RANK_KEY_SHIFT
+    slot = rank_key * _SEVEN_CARD_SPREAD[rank_key % BUCKETS] % SLOTS
+    return HandValue((_SEVEN_CARD_SLOTS[slot], codes))
+
+
+def _best_of_five_or_six(codes: tuple[str, ...]) -> HandValue:
     count = len(codes)
-    if not 5 <= count <= 7:
+    if not 5 <= count <= 6:
         raise InvalidInputError(
             f"A poker hand is made from 5 to 7 cards, not {count}.", code="wrong_card_count"
         )
@@ -194,8 +229,12 @@ def best_hand(cards: Iterable[str]) -> HandValue:
     except (KeyError, TypeError):
         _refuse_the_first_bad_code(codes)
         raise
-    if not total & _OFF_COMMON_PATH:
-        return HandValue((_UNSUITED[total >> _CHECKED_RANK_KEY_SHIFT], codes))
+    if total & _OFF_COMMON_PATH:
+        return _duplicate_or_flush(codes, total)
+    return HandValue((_SHORT_HANDS[total >> _CHECKED_RANK_KEY_SHIFT], codes))
+
+
+def _duplicate_or_flush(codes: tuple[str, ...], total: int) -> HandValue:
     if total & _DUPLICATE_BITS:
         _refuse_duplicates(codes)
     # A flush among at most seven cards excludes quads and a full house: its suit decides.

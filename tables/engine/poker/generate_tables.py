@@ -3,11 +3,14 @@
 Run ``python -m tables.engine.poker.generate_tables`` after changing the card encoding or the
 strength layout. The test suite regenerates the module and compares it with the checked-in one.
 
-Two tables:
+The tables:
 
-* unsuited: for every multiset of 5 to 7 ranks (at most four of a rank), its rank key (the
-  sum of :func:`~tables.engine.poker.cards.rank_weight` over the cards) and the strength of
-  its best hand when no flush is possible;
+* unsuited, for every multiset of 5 to 7 ranks (at most four of a rank): the strength of its
+  best hand when no flush is possible, by rank key (the sum of
+  :func:`~tables.engine.poker.cards.rank_weight` over the cards). The 49,205 seven-rank
+  multisets go into a slot array addressed by the perfect hash of
+  :mod:`~tables.engine.poker.rank_hash` (with its per-bucket multipliers); the 24,570
+  multisets of five or six ranks are listed as keys and strengths;
 * flush: for every 13-bit set of ranks of one suit, the strength of its best flush or straight
   flush (0 when fewer than five ranks are set).
 """
@@ -18,6 +21,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from tables.engine.poker import rank_hash
 from tables.engine.poker.cards import rank_weight
 from tables.engine.poker.ranking import ACE, flush_strength, unsuited_strength
 from tables.engine.poker.table_codec import LINE_CHARS, encode_uints
@@ -45,15 +49,15 @@ def rank_count_vectors(cards_left: int, rank_index: int = 0) -> Iterator[tuple[i
             yield (count, *rest)
 
 
-def unsuited_table() -> dict[int, int]:
-    """Rank key to unsuited strength, for every multiset of 5 to 7 ranks."""
-    table: dict[int, int] = {}
+def unsuited_tables() -> dict[int, dict[int, int]]:
+    """By card count (5, 6, 7): rank key to unsuited strength, for every multiset of ranks."""
+    tables: dict[int, dict[int, int]] = {5: {}, 6: {}, 7: {}}
     for counts in rank_count_vectors(7):
         if sum(counts) < 5:
             continue
         key = sum(count * rank_weight(rank) for rank, count in zip(RANKS, counts, strict=True))
-        table[key] = unsuited_strength(dict(zip(RANKS, counts, strict=True)))
-    return table
+        tables[sum(counts)][key] = unsuited_strength(dict(zip(RANKS, counts, strict=True)))
+    return tables
 
 
 def flush_table() -> list[int]:
@@ -67,10 +71,14 @@ def flush_table() -> list[int]:
 
 def render() -> str:
     """The full text of ``hand_tables.py``."""
-    unsuited = sorted(unsuited_table().items())
+    unsuited = unsuited_tables()
+    spread, slots = rank_hash.build(unsuited[7])
+    short = sorted((unsuited[5] | unsuited[6]).items())
     constants = {
-        "UNSUITED_KEYS": encode_uints(key for key, _ in unsuited),
-        "UNSUITED_STRENGTHS": encode_uints(strength for _, strength in unsuited),
+        "SEVEN_CARD_SPREAD": encode_uints(spread, "B"),
+        "SEVEN_CARD_SLOTS": encode_uints(slots),
+        "SHORT_HAND_KEYS": encode_uints(key for key, _ in short),
+        "SHORT_HAND_STRENGTHS": encode_uints(strength for _, strength in short),
         "FLUSH_STRENGTHS": encode_uints(flush_table()),
     }
     parts = [HEADER]
