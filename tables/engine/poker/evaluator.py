@@ -192,10 +192,9 @@ _FLUSH_SUIT_RANK_BIT: dict[int, Callable[[str], int]] = {
 def best_hand(cards: Iterable[str]) -> HandValue:
     """The best five-card hand of 5 to 7 distinct card codes."""
     codes = tuple(cards)
-    try:
-        first, second, third, fourth, fifth, sixth, seventh = codes
-    except ValueError:
+    if len(codes) != 7:
         return _best_of_five_or_six(codes)
+    first, second, third, fourth, fifth, sixth, seventh = codes
     # Seven cards, the case a showdown meets: the sum written out, since the interpreter adds
     # two ints faster than sum() does once they pass 64 bits.
     try:
