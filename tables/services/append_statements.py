@@ -12,6 +12,7 @@ through the ORM. Values go through the models' own fields either way, so both st
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -26,6 +27,11 @@ _TABLE_FIELDS = Table._meta.concrete_fields
 _DECODED_TABLE_FIELDS = [
     (index, field) for index, field in enumerate(_TABLE_FIELDS) if hasattr(field, "from_db_value")
 ]
+_EVENT_FIELDS = [field for field in TableEvent._meta.concrete_fields if not field.primary_key]
+
+
+def _quote(name: str) -> str:
+    return connections[DEFAULT_DB_ALIAS].ops.quote_name(name)
 
 
 def lock_table_row(table_id: int) -> Table:
@@ -37,11 +43,8 @@ def lock_table_row(table_id: int) -> Table:
             return Table.objects.select_for_update().get(pk=table_id)
         except Table.DoesNotExist:
             raise NotAllowedNowError("There is no such table.", code="table_not_found") from None
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in _TABLE_FIELDS)
-    sql = f"SELECT {columns} FROM {quote(Table._meta.db_table)} WHERE {quote('id')} = %s FOR UPDATE"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id])
+        cursor.execute(_lock_sql(), [table_id])
         found = cursor.fetchone()
     if found is None:
         raise NotAllowedNowError("There is no such table.", code="table_not_found")
@@ -61,7 +64,7 @@ def write_append(
     `projected_fields` of the round `projected`. The caller holds the table lock."""
     connection = connections[DEFAULT_DB_ALIAS]
     if connection.vendor == "postgresql":
-        _write_in_one_statement(connection, table, rows, projected, projected_fields)
+        _write_in_one_statement(connection, table, rows, projected, tuple(projected_fields))
         return
     TableEvent.objects.bulk_create(rows)
     table.save(update_fields=HEAD_FIELDS)
@@ -74,25 +77,17 @@ def _write_in_one_statement(
     table: Table,
     rows: Sequence[TableEvent],
     projected: Round | None,
-    projected_fields: Sequence[str],
+    projected_fields: tuple[str, ...],
 ) -> None:
-    quote = connection.ops.quote_name
-    event_fields = [field for field in TableEvent._meta.concrete_fields if not field.primary_key]
-    columns = ", ".join(quote(field.column) for field in event_fields)
-    row_marks = "(" + ", ".join(["%s"] * len(event_fields)) + ")"
-    params: list[Any] = [
-        field.get_db_prep_save(getattr(row, field.attname), connection)
-        for row in rows
-        for field in event_fields
-    ]
-    parts = [
-        f"inserted AS (INSERT INTO {quote(TableEvent._meta.db_table)} ({columns}) "
-        f"VALUES {', '.join([row_marks] * len(rows))} RETURNING {quote('id')}, {quote('seq')})",
-        _update_part(connection, "head", table, HEAD_FIELDS, params),
-    ]
+    params: list[Any] = []
+    for row in rows:
+        params += _column_values(connection, row, _EVENT_FIELDS)
+    params += _column_values(connection, table, _fields(Table, HEAD_FIELDS))
+    params.append(table.pk)
     if projected is not None:
-        parts.append(_update_part(connection, "projection", projected, projected_fields, params))
-    sql = f"WITH {', '.join(parts)} SELECT {quote('id')} FROM inserted ORDER BY {quote('seq')}"
+        params += _column_values(connection, projected, _fields(Round, projected_fields))
+        params.append(projected.pk)
+    sql = _append_sql(len(rows), projected_fields if projected is not None else None)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         for row, (primary_key,) in zip(rows, cursor.fetchall(), strict=True):
@@ -101,25 +96,49 @@ def _write_in_one_statement(
             row._state.db = connection.alias
 
 
-def _update_part(
-    connection: BaseDatabaseWrapper,
-    name: str,
-    instance: Model,
-    fields: Sequence[str],
-    params: list[Any],
-) -> str:
-    """`name AS (UPDATE ... SET ... WHERE pk = ...)`, its values appended to `params`."""
-    quote = connection.ops.quote_name
-    meta = instance._meta
-    assignments = []
-    for field_name in fields:
-        field = meta.get_field(field_name)
-        assert isinstance(field, Field)  # a concrete column, not a relation's reverse side
-        assignments.append(f"{quote(field.column)} = %s")
-        params.append(field.get_db_prep_save(getattr(instance, field.attname), connection))
-    params.append(instance.pk)
-    primary_key = quote(meta.pk.column) if meta.pk is not None else quote("id")
+def _column_values(
+    connection: BaseDatabaseWrapper, instance: Model, fields: Sequence[Field[Any, Any]]
+) -> list[Any]:
+    return [
+        field.get_db_prep_save(getattr(instance, field.attname), connection) for field in fields
+    ]
+
+
+@cache
+def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[Field[Any, Any], ...]:
+    found = tuple(model._meta.get_field(name) for name in names)
+    assert all(isinstance(field, Field) for field in found)  # columns, not reverse relations
+    return found  # type: ignore[return-value]
+
+
+# The statements' text depends only on the shape of the append; built once per shape.
+@cache
+def _lock_sql() -> str:
+    columns = ", ".join(_quote(field.column) for field in _TABLE_FIELDS)
     return (
-        f"{name} AS (UPDATE {quote(meta.db_table)} SET {', '.join(assignments)} "
-        f"WHERE {primary_key} = %s)"
+        f"SELECT {columns} FROM {_quote(Table._meta.db_table)} WHERE {_quote('id')} = %s FOR UPDATE"
+    )
+
+
+@cache
+def _append_sql(row_count: int, projected_fields: tuple[str, ...] | None) -> str:
+    """The INSERT of `row_count` events, the head UPDATE and, unless None, the projection's."""
+    columns = ", ".join(_quote(field.column) for field in _EVENT_FIELDS)
+    row_marks = "(" + ", ".join(["%s"] * len(_EVENT_FIELDS)) + ")"
+    parts = [
+        f"inserted AS (INSERT INTO {_quote(TableEvent._meta.db_table)} ({columns}) "
+        f"VALUES {', '.join([row_marks] * row_count)} RETURNING {_quote('id')}, {_quote('seq')})",
+        _update_sql("head", Table, HEAD_FIELDS),
+    ]
+    if projected_fields is not None:
+        parts.append(_update_sql("projection", Round, projected_fields))
+    return f"WITH {', '.join(parts)} SELECT {_quote('id')} FROM inserted ORDER BY {_quote('seq')}"
+
+
+def _update_sql(name: str, model: type[Model], names: tuple[str, ...]) -> str:
+    """`name AS (UPDATE ... SET column = %s, ... WHERE id = %s)`."""
+    assignments = ", ".join(f"{_quote(field.column)} = %s" for field in _fields(model, names))
+    return (
+        f"{name} AS (UPDATE {_quote(model._meta.db_table)} SET {assignments} "
+        f"WHERE {_quote('id')} = %s)"
     )
