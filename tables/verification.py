@@ -90,47 +90,47 @@ def _check_chain_and_replay(table: Table, result: TableVerification) -> dict[int
     state = initial_state(table)
     states: dict[int, Any] = {}
     engine_types: dict[str, bool] = {}
-    expected_prev, expected_seq = GENESIS_HASH, 1
+    table_id, expected_prev, expected_seq = table.pk, GENESIS_HASH, 1
     linked = True  # after the first broken link, the rest of the chain is not judged
     with closing(log_rows(table)) as rows:
         for row in rows:
-            seq, round_number, kind, payload = row[0], row[1], row[2], row[3]
-            digest = row[11]
-            if linked:
-                problem = _link_problem(table, row, expected_prev, expected_seq)
-                if problem is not None:
-                    result.problems.append(problem)
-                    linked = False
-            expected_prev, expected_seq = digest, seq + 1
+            seq, round_number, kind = row[0], row[1], row[2]
+            # The row's own fields are its first ten, in ChainedFact order.
+            if linked and (
+                seq != expected_seq
+                or row[10] != expected_prev
+                or stored_chain_hash(row[10], table_id, *row[:10]) != row[11]
+            ):
+                result.problems.append(_link_problem(table, row, expected_prev, expected_seq))
+                linked = False
+            expected_prev, expected_seq = row[11], seq + 1
             result.events_checked += 1
-            result.head_seq, result.head_hash = seq, digest
             engine_event = engine_types.get(kind)
             if engine_event is None:
                 engine_event = engine_types[kind] = is_engine_event(kind)
             if engine_event:
                 try:
-                    state = evolve(state, Event(kind, payload))
+                    state = evolve(state, Event(kind, row[3]))
                 except (RuleError, KeyError, ValueError, TypeError) as error:
+                    result.head_seq, result.head_hash = seq, row[11]
                     result.problems.append(
                         f"table {table.name} seq {seq}: the engine cannot replay it ({error})"
                     )
                     return states
             if round_number is not None:
                 states[round_number] = state
+    if result.events_checked:
+        result.head_seq, result.head_hash = expected_seq - 1, expected_prev
     return states
 
 
-def _link_problem(table: Table, row: LogRow, expected_prev: str, expected_seq: int) -> str | None:
-    seq, prev = row[0], row[10]
-    where = f"table {table.name} seq {seq}"
-    if seq != expected_seq:
+def _link_problem(table: Table, row: LogRow, expected_prev: str, expected_seq: int) -> str:
+    where = f"table {table.name} seq {row[0]}"
+    if row[0] != expected_seq:
         return f"{where}: expected seq {expected_seq} (a gap or a repeat)"
-    if prev != expected_prev:
+    if row[10] != expected_prev:
         return f"{where}: prev_hash does not match the previous event's hash"
-    # The row's own fields, in ChainedFact order (the first ten of the row).
-    if stored_chain_hash(prev, table.pk, *row[:10]) != row[11]:
-        return f"{where}: the content does not match its hash (edited)"
-    return None
+    return f"{where}: the content does not match its hash (edited)"
 
 
 def log_rows(table: Table) -> Generator[LogRow, None, None]:
