@@ -191,3 +191,16 @@ def test_a_changed_projection_is_found(varied_table: Table) -> None:
     round_.save(update_fields=["state"])
     result = verify_table(varied_table)
     assert result.problems == ["table T1 round 1: the replay differs from its projection"]
+
+
+def test_since_limits_the_rounds_compared_not_the_chain(varied_table: Table) -> None:
+    round_ = varied_table.rounds.get()
+    later = verify_table(varied_table, since=round_.opened_at + timedelta(seconds=1))
+    assert (later.ok, later.rounds_replayed, later.events_checked) == (
+        True, 0, varied_table.head_seq,
+    )  # fmt: skip
+    round_.state = round_.state | {"total": 13}
+    round_.save(update_fields=["state"])
+    assert verify_table(varied_table, since=round_.opened_at + timedelta(seconds=1)).ok
+    earlier = verify_table(varied_table, since=round_.opened_at)
+    assert (earlier.rounds_replayed, len(earlier.problems)) == (1, 1)
