@@ -16,7 +16,7 @@ from tables.log.chain import ChainedFact, canonical_time, chain_hash
 from tables.models import Table, TableEvent
 from tables.services.commands import table_command
 from tables.services.floor import round_open
-from tables.verification import _orm_rows, log_rows, verify_table
+from tables.verification import _orm_chunks, log_rows, verify_table
 from tests.tables.tally_game import Add, CloseRound
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +93,7 @@ def varied_table(tally_table: Table) -> Table:
 def test_the_verifier_reads_what_was_written(varied_table: Table) -> None:
     with transaction.atomic():
         read = list(log_rows(varied_table))
-        through_models = list(_orm_rows(varied_table))
+        through_models = [row for chunk in _orm_chunks(varied_table) for row in chunk]
     assert read == through_models
     stored = TableEvent.objects.filter(table=varied_table).order_by("seq")
     for row, event in zip(read, stored, strict=True):
