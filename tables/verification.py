@@ -2,11 +2,12 @@
 
 Read-only; used by `verify_log`, by the audit report and by tests.
 
-The audit verifies every event of a floor at each shift end, so the read is kept lean
-(docs/performance/reports.md): rows come as tuples, and on PostgreSQL through one
-server-side cursor with the two times already in canonical text (`to_char` in UTC, the
-exact text `canonical_time` writes), since building two Python datetimes per row cost more
-than hashing it.
+The audit verifies every event of a floor at each shift end, so the work is kept lean
+(docs/performance/reports.md). On PostgreSQL the log comes through one server-side cursor
+as tuples with the two times already in canonical text (`to_char` in UTC, the exact text
+`canonical_time` writes: building two Python datetimes per row cost more than hashing it),
+and the replayed rounds are compared with their projections as jsonb by the database.
+Elsewhere (SQLite) the same checks read through the ORM and compare in Python.
 """
 
 from __future__ import annotations
@@ -252,7 +253,7 @@ def _compare_rounds(
 
 def _stored_form(view: dict[str, Any]) -> bytes:
     """The replayed view as the projection was stored (through JSON). Without the float
-    check: the engines write no floats, and one the replay made would differ anyway."""
+    check: the engines write no floats, and the projection's own write refuses them."""
     return canonical_json(view, stored=True)
 
 
