@@ -17,6 +17,7 @@ The shift is written once (bench/reports_shift_data.py) and reused by later runs
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -163,8 +164,8 @@ def main() -> None:
 
 def _set_on_worker(key: Any) -> float:
     """The beat's set (floor chord, cashier, audit chord) queued at once to a real worker with
-    two processes, timed until every run has finished."""
-    import os
+    two processes, timed until every run has finished. Also printed: the CPU the worker's
+    processes used in that time, and how busy the whole machine was (other jobs included)."""
     import subprocess
     import sys
 
@@ -184,6 +185,8 @@ def _set_on_worker(key: Any) -> float:
     )  # fmt: skip
     try:
         time.sleep(5)  # let the worker connect before the clock starts
+        load_before, machine_before = os.getloadavg()[0], _machine_jiffies()
+        worker_before = _process_tree_seconds(worker.pid)
         began = time.perf_counter()
         runs = [
             start_run(kind, key, reprint=True) for kind in ("floor_summary", "cashier", "audit")
@@ -197,10 +200,49 @@ def _set_on_worker(key: Any) -> float:
             for run in done:
                 print(f"  {run.kind:<14} {run.status} after {time.perf_counter() - began:.1f} s")
                 pending.discard(run.pk)
-        return time.perf_counter() - began
+        wall = time.perf_counter() - began
+        worker_cpu = _process_tree_seconds(worker.pid) - worker_before
+        busy, total = (after - before for after, before in zip(
+            _machine_jiffies(), machine_before, strict=True
+        ))  # fmt: skip
+        print(
+            f"  worker processes used {worker_cpu:.1f} s of CPU; the machine's 2 cores were "
+            f"{100 * busy / max(total, 1):.0f} % busy; load average {load_before:.1f} before, "
+            f"{os.getloadavg()[0]:.1f} after"
+        )
+        return wall
     finally:
         worker.terminate()
         worker.wait(timeout=60)
+
+
+def _process_tree_seconds(root: int) -> float:
+    """User + system CPU seconds of a process and its living descendants (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    seconds: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        parents[int(entry.name)] = int(fields[1])
+        seconds[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    tree, grew = {root}, True
+    while grew:
+        children = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= children
+        grew = bool(children)
+    return sum(seconds.get(pid, 0.0) for pid in tree)
+
+
+def _machine_jiffies() -> tuple[int, int]:
+    """(busy, total) CPU jiffies of the whole machine since boot (Linux /proc/stat)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle and iowait
+    return sum(values) - idle, sum(values)
 
 
 def _check_agreement(rows: list[tuple[Any, ...]], floor: dict[str, Any]) -> None:

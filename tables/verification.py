@@ -1,21 +1,38 @@
 """Verify a table's log: re-compute every hash, replay every round, compare with projections.
 
 Read-only; used by `verify_log`, by the audit report and by tests.
+
+The audit verifies every event of a floor at each shift end, so the work is kept lean
+(docs/performance/reports.md). On PostgreSQL the log comes through one server-side cursor
+as tuples with the two times already in canonical text (`to_char` in UTC, the exact text
+`canonical_time` writes: building two Python datetimes per row cost more than hashing it),
+and the replayed rounds are compared with their projections as jsonb by the database.
+Elsewhere (SQLite) the same checks read through the ORM and compare in Python.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db import connection, models, transaction
+
 from tables import games
 from tables.engine.errors import RuleError
 from tables.engine.game import Event
-from tables.log.chain import GENESIS_HASH, ChainedFact, chain_hash, json_ready
+from tables.log.chain import GENESIS_HASH, canonical_json, canonical_time, stored_chain_hash
 from tables.models import Round, Table, TableEvent
 from tables.services.engine_state import initial_state
 from tables.services.event_types import is_engine_event
+
+# Rows fetched per round trip from the server-side cursor.
+CHUNK_ROWS = 5000
+# Replayed rounds sent per comparison statement (a Siete view is about 5 kB).
+COMPARE_ROUNDS = 200
 
 
 @dataclass
@@ -48,8 +65,10 @@ def verify_table(table: Table, *, since: datetime | None = None) -> TableVerific
     `since` limits which rounds are compared with their projections."""
     result = TableVerification(table=table.name)
     table.refresh_from_db(fields=["head_seq", "head_hash"])
-    states = _check_chain_and_replay(table, result)
-    _compare_rounds(table, states, result, since)
+    # One transaction: the server-side cursor lives in it (no copy of the result is held).
+    with transaction.atomic():
+        states = _check_chain_and_replay(table, result)
+        _compare_rounds(table, states, result, since)
     if result.ok and (result.head_seq, result.head_hash) != (table.head_seq, table.head_hash):
         result.problems.append(
             f"table {table.name}: the stored head (seq {table.head_seq}) does not match the log"
@@ -57,7 +76,11 @@ def verify_table(table: Table, *, since: datetime | None = None) -> TableVerific
     return result
 
 
-# Read as plain tuples: model instances (and the rounds' big state JSON) would triple the cost.
+# A log row as the verifier reads it: the ChainedFact's fields in order, the times as
+# canonical text, then the stored prev_hash and hash.
+LogRow = tuple[
+    int, int | None, str, Any, int, int | None, str, str, str, str | None, str, str
+]  # fmt: skip
 LOG_COLUMNS = (
     "seq", "round__number", "type", "payload", "schema_version", "actor_id", "source",
     "occurred_at", "recorded_at", "idempotency_key", "prev_hash", "hash",
@@ -66,76 +89,195 @@ LOG_COLUMNS = (
 
 def _check_chain_and_replay(table: Table, result: TableVerification) -> dict[int, Any]:
     """Walk the log once: check each link, and fold engine events; states at round ends."""
-    binding = games.binding_for(table.game)
+    evolve = games.binding_for(table.game).engine.evolve
     state = initial_state(table)
     states: dict[int, Any] = {}
-    expected_prev, expected_seq = GENESIS_HASH, 1
-    rows = TableEvent.objects.filter(table=table).order_by("seq").values_list(*LOG_COLUMNS)
-    for row in rows.iterator(chunk_size=2000):
-        seq, round_number, kind, payload, *_, digest = row
-        if result.ok:
-            _check_link(table, row, expected_prev, expected_seq, result)
-        expected_prev, expected_seq = digest, seq + 1
-        result.events_checked += 1
-        result.head_seq, result.head_hash = seq, digest
-        if is_engine_event(kind):
-            try:
-                state = binding.engine.evolve(state, Event(kind, payload))
-            except (RuleError, KeyError, ValueError, TypeError) as error:
-                result.problems.append(
-                    f"table {table.name} seq {seq}: the engine cannot replay it ({error})"
-                )
-                return states
-        if round_number is not None:
-            states[round_number] = state
+    engine_types: dict[str, bool] = {}
+    table_id, expected_prev, expected_seq = table.pk, GENESIS_HASH, 1
+    linked = True  # after the first broken link, the rest of the chain is not judged
+    chunks, decode = _log_chunks(table)
+    with closing(chunks):
+        for chunk in chunks:
+            for row in chunk:
+                seq, round_number, kind, prev, digest = row[0], row[1], row[2], row[10], row[11]
+                payload = decode(row[3])
+                if linked and (
+                    seq != expected_seq
+                    or prev != expected_prev
+                    or stored_chain_hash(
+                        prev, table_id, seq, round_number, kind, payload, row[4], row[5],
+                        row[6], row[7], row[8], row[9],
+                    ) != digest
+                ):  # fmt: skip
+                    result.problems.append(
+                        _link_problem(table, seq, prev, expected_prev, expected_seq)
+                    )
+                    linked = False
+                expected_prev, expected_seq = digest, seq + 1
+                result.events_checked += 1
+                engine_event = engine_types.get(kind)
+                if engine_event is None:
+                    engine_event = engine_types[kind] = is_engine_event(kind)
+                if engine_event:
+                    try:
+                        state = evolve(state, Event(kind, payload))
+                    except (RuleError, KeyError, ValueError, TypeError) as error:
+                        result.head_seq, result.head_hash = seq, digest
+                        result.problems.append(
+                            f"table {table.name} seq {seq}: the engine cannot replay it ({error})"
+                        )
+                        return states
+                if round_number is not None:
+                    states[round_number] = state
+    if result.events_checked:
+        result.head_seq, result.head_hash = expected_seq - 1, expected_prev
     return states
 
 
-def _check_link(
-    table: Table, row: tuple[Any, ...], expected_prev: str, expected_seq: int,
-    result: TableVerification,
-) -> None:  # fmt: skip
-    (
-        seq,
-        round_number,
-        kind,
-        payload,
-        version,
-        actor,
-        source,
-        occurred,
-        recorded,
-        key,
-        prev,
-        digest,
-    ) = row
+def _link_problem(table: Table, seq: int, prev: str, expected_prev: str, expected_seq: int) -> str:
     where = f"table {table.name} seq {seq}"
     if seq != expected_seq:
-        result.problems.append(f"{where}: expected seq {expected_seq} (a gap or a repeat)")
-    elif prev != expected_prev:
-        result.problems.append(f"{where}: prev_hash does not match the previous event's hash")
-    else:
-        fact = ChainedFact(
-            table.pk, seq, round_number, kind, payload, version, actor, source, occurred, recorded,
-            key,
-        )  # fmt: skip
-        if chain_hash(prev, fact, stored=True) != digest:
-            result.problems.append(f"{where}: the content does not match its hash (edited)")
+        return f"{where}: expected seq {expected_seq} (a gap or a repeat)"
+    if prev != expected_prev:
+        return f"{where}: prev_hash does not match the previous event's hash"
+    return f"{where}: the content does not match its hash (edited)"
+
+
+def log_rows(table: Table) -> Generator[LogRow, None, None]:
+    """The table's log in seq order, as `LogRow`s. Call inside a transaction on PostgreSQL."""
+    chunks, decode = _log_chunks(table)
+    with closing(chunks):
+        for chunk in chunks:
+            for row in chunk:
+                yield (row[0], row[1], row[2], decode(row[3]), *row[4:])
+
+
+def _log_chunks(
+    table: Table,
+) -> tuple[Generator[Sequence[Sequence[Any]], None, None], Callable[[Any], Any]]:
+    """The log in seq order, in chunks of rows laid out as `LogRow` but for the payload,
+    and the function that decodes a row's payload. Rows are not copied into new tuples:
+    at a million rows, that alone would cost seconds."""
+    if _server_side_reads():
+        # The payload arrives as the jsonb's text: the backend leaves decoding to the JSON
+        # field, as for every jsonb value.
+        return _postgresql_chunks(table), json.loads
+    return _orm_chunks(table), _decoded
+
+
+def _decoded(payload: Any) -> Any:
+    return payload
+
+
+def _server_side_reads() -> bool:
+    """PostgreSQL, unless server-side cursors are off (behind a transaction pooler)."""
+    return connection.vendor == "postgresql" and not connection.settings_dict.get(
+        "DISABLE_SERVER_SIDE_CURSORS"
+    )
+
+
+def _orm_chunks(table: Table) -> Generator[list[LogRow], None, None]:
+    rows = TableEvent.objects.filter(table=table).order_by("seq").values_list(*LOG_COLUMNS)
+    chunk: list[LogRow] = []
+    for row in rows.iterator(chunk_size=2000):
+        occurred, recorded = canonical_time(row[7]), canonical_time(row[8])
+        chunk.append((*row[:7], occurred, recorded, *row[9:]))
+        if len(chunk) == 2000:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _postgresql_chunks(table: Table) -> Generator[Sequence[Sequence[Any]], None, None]:
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(_postgresql_log_sql(), [table.pk])
+        while chunk := cursor.fetchmany(CHUNK_ROWS):
+            yield chunk
+
+
+def _postgresql_log_sql() -> str:
+    quote = connection.ops.quote_name
+
+    def column(model: type[models.Model], name: str) -> str:
+        model_field = model._meta.get_field(name)
+        assert isinstance(model_field, models.Field)
+        return ("e." if model is TableEvent else "r.") + quote(model_field.column)
+
+    def event(name: str) -> str:
+        return column(TableEvent, name)
+
+    def canonical_text(name: str) -> str:
+        # canonical_time's form: UTC, microseconds, a trailing Z.
+        return f"""to_char({event(name)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+
+    return (
+        f"SELECT {event('seq')}, {column(Round, 'number')}, {event('type')}, "
+        f"{event('payload')}, {event('schema_version')}, {event('actor')}, {event('source')}, "
+        f"{canonical_text('occurred_at')}, {canonical_text('recorded_at')}, "
+        f"{event('idempotency_key')}, {event('prev_hash')}, {event('hash')} "
+        f"FROM {quote(TableEvent._meta.db_table)} e LEFT JOIN {quote(Round._meta.db_table)} r "
+        f"ON {column(Round, 'id')} = {event('round')} "
+        f"WHERE {event('table')} = %s ORDER BY {event('seq')}"
+    )
 
 
 def _compare_rounds(
     table: Table, states: dict[int, Any], result: TableVerification, since: datetime | None
 ) -> None:
-    binding = games.binding_for(table.game)
+    audit_view = games.binding_for(table.game).audit_view
     rounds = Round.objects.filter(table=table).order_by("number")
     if since is not None:
         rounds = rounds.filter(opened_at__gte=since)
-    for round_ in rounds:
-        if round_.number not in states:
+    if _server_side_reads():
+        numbers = [number for number in rounds.values_list("number", flat=True) if number in states]
+        for start in range(0, len(numbers), COMPARE_ROUNDS):
+            chunk = numbers[start : start + COMPARE_ROUNDS]
+            # One JSON array of [number, view] pairs: one string to quote, not one per view.
+            pairs = ",".join(
+                f"[{number},{_stored_form(audit_view(states[number])).decode()}]"
+                for number in chunk
+            )
+            for number, equal in _postgresql_compare(table, f"[{pairs}]"):
+                result.rounds_replayed += 1
+                if not equal:
+                    result.problems.append(_projection_problem(table, number))
+        return
+    for number, stored in rounds.values_list("number", "state").iterator(chunk_size=500):
+        if number not in states:
             continue
         result.rounds_replayed += 1
-        replayed = json_ready(binding.audit_view(states[round_.number]))
-        if replayed != round_.state:
-            result.problems.append(
-                f"table {table.name} round {round_.number}: the replay differs from its projection"
-            )
+        if json.loads(_stored_form(audit_view(states[number]))) != stored:
+            result.problems.append(_projection_problem(table, number))
+
+
+def _stored_form(view: dict[str, Any]) -> bytes:
+    """The replayed view as the projection was stored (through JSON). Without the float
+    check: the engines write no floats, and the projection's own write refuses them."""
+    return canonical_json(view, stored=True)
+
+
+def _projection_problem(table: Table, number: int) -> str:
+    return f"table {table.name} round {number}: the replay differs from its projection"
+
+
+def _postgresql_compare(table: Table, pairs: str) -> list[tuple[int, bool | None]]:
+    """(number, stored projection equals the replayed view) per round of `pairs`, compared
+    as jsonb by the database: the projections need not travel and be decoded here. jsonb
+    equality is Python's dict equality, except that it also tells `true` from 1 (stricter)."""
+    quote = connection.ops.quote_name
+
+    def column(name: str) -> str:
+        model_field = Round._meta.get_field(name)
+        assert isinstance(model_field, models.Field)
+        return "r." + quote(model_field.column)
+
+    sql = (
+        f"SELECT {column('number')}, {column('state')} = v.pair -> 1 "
+        "FROM jsonb_array_elements(%s::jsonb) AS v(pair) "
+        f"JOIN {quote(Round._meta.db_table)} r ON {column('table')} = %s "
+        f"AND {column('number')} = (v.pair ->> 0)::integer ORDER BY {column('number')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pairs, table.pk])
+        return [(int(number), equal) for number, equal in cursor.fetchall()]

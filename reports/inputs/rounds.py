@@ -47,18 +47,21 @@ class RoundAmounts:
     state: dict[str, Any]
 
 
-def shift_rounds(table: Table, window: tuple[int, int] | None) -> list[RoundAmounts]:
-    """The rounds whose last event lies in the shift's window, finished ones only."""
+def shift_rounds(
+    table: Table, window: tuple[int, int] | None, keys: tuple[str, ...] = SUMMARY_KEYS
+) -> list[RoundAmounts]:
+    """The rounds whose last event lies in the shift's window, finished ones only, with the
+    audit-view `keys` their reader needs."""
     if window is None:
         return []
     rows = (
         Round.objects.filter(table=table, last_seq__range=window)
         .exclude(status=Round.Status.OPEN)
         .order_by("number")
-        .values_list("number", "status", *(f"state__{key}" for key in SUMMARY_KEYS))
+        .values_list("number", "status", *(f"state__{key}" for key in keys))
     )
     return [
-        RoundAmounts(number, status, dict(zip(SUMMARY_KEYS, parts, strict=True)))
+        RoundAmounts(number, status, dict(zip(keys, parts, strict=True)))
         for number, status, *parts in rows
     ]
 

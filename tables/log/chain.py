@@ -3,6 +3,12 @@
 Canonical form: keys sorted, no spaces, UTF-8, decimals as strings, times as UTC
 ISO-8601 with microseconds and a trailing Z. Floats are refused: money is never a float,
 and a float's text form is not stable enough to hash.
+
+`canonical_json` is the reference. An event's envelope has fixed keys and scalar values, so
+`ChainedFact.canonical` and the verifier's `stored_chain_hash` write it by formatting and
+give only the payload to the JSON encoder (the one `json.dumps` uses, made once). The bytes
+are those of `canonical_json`; a field of any type the formatting does not expect goes
+through `canonical_json` itself (tests/tables/test_log_chain_fast.py compares the two).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
+from json.encoder import encode_basestring
 from typing import Any
 
 GENESIS_HASH = "0" * 64
@@ -78,24 +85,137 @@ class ChainedFact:
     idempotency_key: str | None
 
     def canonical(self, *, stored: bool = False) -> bytes:
-        return canonical_json(
-            {
-                "table": self.table_id,
-                "seq": self.seq,
-                "round": self.round_number,
-                "type": self.type,
-                "payload": self.payload,
-                "schema_version": self.schema_version,
-                "actor": self.actor_id,
-                "source": self.source,
-                "occurred_at": self.occurred_at,
-                "recorded_at": self.recorded_at,
-                "idempotency_key": self.idempotency_key,
-            },
-            stored=stored,
+        if not stored:
+            _refuse_floats(self.payload)
+        fast = _envelope(
+            self.table_id,
+            self.seq,
+            self.round_number,
+            self.type,
+            self.payload,
+            self.schema_version,
+            self.actor_id,
+            self.source,
+            _time_text(self.occurred_at),
+            _time_text(self.recorded_at),
+            self.idempotency_key,
         )
+        return fast if fast is not None else self.reference_canonical(stored=stored)
+
+    def reference_canonical(self, *, stored: bool = False) -> bytes:
+        """The envelope through `canonical_json`: what `canonical` always equals."""
+        return canonical_json(_envelope_dict(
+            self.table_id, self.seq, self.round_number, self.type, self.payload,
+            self.schema_version, self.actor_id, self.source, self.occurred_at,
+            self.recorded_at, self.idempotency_key,
+        ), stored=stored)  # fmt: skip
 
 
 def chain_hash(prev_hash: str, fact: ChainedFact, *, stored: bool = False) -> str:
     canonical = fact.canonical(stored=stored)
     return hashlib.sha256(prev_hash.encode("ascii") + canonical).hexdigest()
+
+
+def stored_chain_hash(
+    prev_hash: str,
+    table_id: int,
+    seq: int,
+    round_number: int | None,
+    event_type: str,
+    payload: Any,
+    schema_version: int,
+    actor_id: int | None,
+    source: str,
+    occurred_at: str,
+    recorded_at: str,
+    idempotency_key: str | None,
+) -> str:
+    """`chain_hash(prev_hash, fact, stored=True)` of a row read back from the log whose times
+    are already canonical text (`canonical_time`), as the verifier reads them."""
+    fields = (
+        table_id, seq, round_number, event_type, payload, schema_version, actor_id, source,
+        occurred_at, recorded_at, idempotency_key,
+    )  # fmt: skip
+    canonical = _envelope(*fields)
+    if canonical is None:
+        canonical = canonical_json(_envelope_dict(*fields), stored=True)
+    return hashlib.sha256(prev_hash.encode("ascii") + canonical).hexdigest()
+
+
+def _envelope_dict(
+    table_id: Any, seq: Any, round_number: Any, event_type: Any, payload: Any,
+    schema_version: Any, actor_id: Any, source: Any, occurred_at: Any, recorded_at: Any,
+    idempotency_key: Any,
+) -> dict[str, Any]:  # fmt: skip
+    return {
+        "table": table_id,
+        "seq": seq,
+        "round": round_number,
+        "type": event_type,
+        "payload": payload,
+        "schema_version": schema_version,
+        "actor": actor_id,
+        "source": source,
+        "occurred_at": occurred_at,
+        "recorded_at": recorded_at,
+        "idempotency_key": idempotency_key,
+    }
+
+
+def _time_text(moment: Any) -> Any:
+    """An aware datetime's canonical text; anything else unchanged, for `_envelope` to
+    decline and the reference to encode or refuse."""
+    if isinstance(moment, datetime) and moment.tzinfo is not None:
+        return canonical_time(moment)
+    return moment
+
+
+def _envelope(
+    table_id: Any, seq: Any, round_number: Any, event_type: Any, payload: Any,
+    schema_version: Any, actor_id: Any, source: Any, occurred_at: Any, recorded_at: Any,
+    idempotency_key: Any,
+) -> bytes | None:  # fmt: skip
+    """The canonical bytes, the envelope formatted with its keys in sorted order; None when a
+    field is not exactly an int, str or None where the envelope expects one. (A bool is an
+    int to Python but `true` to JSON, hence the exact type checks.)"""
+    if not (
+        type(table_id) is int
+        and type(seq) is int
+        and type(schema_version) is int
+        and (round_number is None or type(round_number) is int)
+        and (actor_id is None or type(actor_id) is int)
+        and type(event_type) is str
+        and type(source) is str
+        and type(occurred_at) is str
+        and type(recorded_at) is str
+        and (idempotency_key is None or type(idempotency_key) is str)
+    ):
+        return None
+    actor = "null" if actor_id is None else actor_id
+    key = "null" if idempotency_key is None else encode_basestring(idempotency_key)
+    round_ = "null" if round_number is None else round_number
+    text = (
+        f'{{"actor":{actor},"idempotency_key":{key},'
+        f'"occurred_at":{encode_basestring(occurred_at)},'
+        f'"payload":{"".join(_PAYLOAD_CHUNKS(payload, 0))},'
+        f'"recorded_at":{encode_basestring(recorded_at)},"round":{round_},'
+        f'"schema_version":{schema_version},"seq":{seq},'
+        f'"source":{encode_basestring(source)},"table":{table_id},'
+        f'"type":{encode_basestring(event_type)}}}'
+    )
+    return text.encode("utf-8")
+
+
+def _payload_encoder() -> Any:
+    """What `json.dumps` builds for `canonical_json` on every call, built once. Without the
+    circular-reference check: a payload is a tree (a cycle still fails, on recursion)."""
+    make_encoder = getattr(json.encoder, "c_make_encoder", None)
+    if make_encoder is None:  # a Python built without the C accelerator
+        encoder = json.JSONEncoder(
+            sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_encode
+        )
+        return encoder.iterencode
+    return make_encoder(None, _encode, encode_basestring, None, ":", ",", True, False, True)
+
+
+_PAYLOAD_CHUNKS = _payload_encoder()
