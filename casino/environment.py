@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 # Writers on one table queue up behind SQLite's single write lock instead of failing.
 SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+PREPARE_ONLY_ON_REQUEST = 2**62
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 
@@ -65,6 +66,12 @@ def database_from_url(url: str) -> dict[str, Any]:
         # Persistent connections need a liveness check so a restarted server does not
         # surface as an error on the first request after it.
         config["CONN_HEALTH_CHECKS"] = True
+        # Server-side prepared statements only where the code asks for them (the event-log
+        # append, tables/services/append_statements.py). Django turns them off altogether
+        # for connection poolers that do not keep them; no pooler stands between this
+        # service and its database. psycopg prepares a query on request, or once it has run
+        # `prepare_threshold` times: a threshold no query reaches leaves the rest unprepared.
+        config["OPTIONS"] = {"prepare_threshold": PREPARE_ONLY_ON_REQUEST}
     return config
 
 

@@ -11,13 +11,15 @@ through the ORM. Values go through the models' own fields either way, so both st
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, Model
+from django.db.models import Field, JSONField, Model
 
 from tables.engine.errors import NotAllowedNowError
 from tables.models import Round, Table, TableEvent
@@ -43,8 +45,8 @@ def lock_table_row(table_id: int) -> Table:
             return Table.objects.select_for_update().get(pk=table_id)
         except Table.DoesNotExist:
             raise NotAllowedNowError("There is no such table.", code="table_not_found") from None
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(), [table_id])
+    with _prepared_cursor(connection) as cursor:
+        cursor.execute(_lock_sql(), [table_id], prepare=True)
         found = cursor.fetchone()
     if found is None:
         raise NotAllowedNowError("There is no such table.", code="table_not_found")
@@ -88,19 +90,40 @@ def _write_in_one_statement(
         params += _column_values(connection, projected, _fields(Round, projected_fields))
         params.append(projected.pk)
     sql = _append_sql(len(rows), projected_fields if projected is not None else None)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    with _prepared_cursor(connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
         for row, (primary_key,) in zip(rows, cursor.fetchall(), strict=True):
             row.pk = primary_key
             row._state.adding = False
             row._state.db = connection.alias
 
 
+@contextmanager
+def _prepared_cursor(connection: BaseDatabaseWrapper) -> Iterator[psycopg.Cursor[Any]]:
+    """A cursor binding parameters on the server, for the two statements every append runs.
+
+    Their text is the same on every append of one shape, so with ``prepare=True`` the server
+    parses and plans them once per connection; planning the write's ``WITH`` clauses anew each
+    time costs about a fifth of an append (docs/PERFORMANCE.md). Django keeps prepared
+    statements off by default, for poolers that do not carry them between connections (see
+    docs/event-log.md). Errors come out as Django's, as from its own cursors.
+    """
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        yield cursor
+
+
 def _column_values(
     connection: BaseDatabaseWrapper, instance: Model, fields: Sequence[Field[Any, Any]]
 ) -> list[Any]:
+    # On PostgreSQL a field's own preparation returns ints, strings and aware datetimes as
+    # they are; only JSON needs its adapter. Calling it on every column would cost the
+    # append a tenth of its processor time.
     return [
-        field.get_db_prep_save(getattr(instance, field.attname), connection) for field in fields
+        field.get_db_prep_save(getattr(instance, field.attname), connection)
+        if isinstance(field, JSONField)
+        else getattr(instance, field.attname)
+        for field in fields
     ]
 
 

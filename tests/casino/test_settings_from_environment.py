@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from casino.environment import checked_redis_url, database_from_url
+from casino.environment import PREPARE_ONLY_ON_REQUEST, checked_redis_url, database_from_url
 from casino.production import refuse_unsafe_production
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -42,6 +42,8 @@ def test_postgres_url_gets_persistent_checked_connections() -> None:
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert config["CONN_MAX_AGE"] == 600
     assert config["CONN_HEALTH_CHECKS"] is True
+    # Prepared statements where the code asks for them, never by repetition alone.
+    assert config["OPTIONS"] == {"prepare_threshold": PREPARE_ONLY_ON_REQUEST}
 
 
 def test_a_sqlite_url_keeps_the_write_lock_options(tmp_path: Path) -> None:

@@ -219,14 +219,39 @@ def test_an_append_writes_what_it_decided_and_reads_back_the_same(tally_table: T
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's one-statement write")
-def test_an_ordinary_command_is_a_lock_and_one_write_on_postgresql(tally_table: Table) -> None:
+def test_an_ordinary_command_is_a_prepared_lock_and_one_prepared_write(tally_table: Table) -> None:
     round_open(table_id=tally_table.pk, actor=None)
     table_command(table_id=tally_table.pk, command=Add(1), actor=None, source="tablet")
     with CaptureQueriesContext(connection) as captured:
         table_command(table_id=tally_table.pk, command=Add(2), actor=None, source="tablet")
-    statements = [query["sql"].split()[0].upper() for query in captured.captured_queries]
-    # Inside the test's own transaction BEGIN/COMMIT become savepoints.
-    assert [word for word in statements if word not in {"SAVEPOINT", "RELEASE"}] == [
-        "SELECT",
-        "WITH",
-    ]
+    # Nothing else goes through Django's cursors (inside the test's transaction BEGIN and
+    # COMMIT become savepoints).
+    assert {query["sql"].split()[0] for query in captured.captured_queries} <= {
+        "SAVEPOINT",
+        "RELEASE",
+    }
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert any(text.startswith("SELECT") and text.endswith("FOR UPDATE") for text in prepared)
+    assert any(text.startswith("WITH inserted AS (INSERT INTO") for text in prepared)
+    assert verify_table(tally_table).ok
+
+
+def test_a_duplicate_seq_is_refused_as_a_database_integrity_error(tally_table: Table) -> None:
+    """The unique (table, seq) backstop speaks Django's error, whichever cursor wrote."""
+    from django.db import IntegrityError
+
+    from tables.services.append import NewFact, chain_facts
+    from tables.services.append_statements import write_append
+
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=tally_table.pk)
+        rows = chain_facts(
+            table=table, round_=None, facts=[NewFact("tally.noted", {})], actor=None,
+            source="tablet",
+        )  # fmt: skip
+        rows[0].seq = 1  # already taken by table.created
+        with pytest.raises(IntegrityError), transaction.atomic():
+            write_append(table, rows)
+    assert snapshot(tally_table)[0] == Table.objects.get(pk=tally_table.pk).head_seq
