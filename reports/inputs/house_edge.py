@@ -22,16 +22,24 @@ SETTINGS_CHANGED = "settings.changed"
 ROUND_SETTLED = "round.settled"
 
 
-def shift_house_edge(table: Table, rounds: Sequence[RoundSummary]) -> Fraction | None:
-    """The exact edge of the shift's play at a house-banked table; None for a raked game."""
+def shift_house_edge(
+    table: Table,
+    rounds: Sequence[RoundSummary],
+    settled_seqs: Mapping[int, int] | None = None,
+) -> Fraction | None:
+    """The exact edge of the shift's play at a house-banked table; None for a raked game.
+
+    ``settled_seqs`` (round number to the seq of its `round.settled`) is read here unless the
+    caller read it with the rounds."""
     if table.game != Table.Game.SIETE_Y_MEDIO:
         return None
     played = {int(summary.round_id): summary.handle for summary in rounds if summary.handle}
-    settled_seqs = dict(
-        TableEvent.objects.filter(table=table, type=ROUND_SETTLED, round__number__in=played)
-        .values_list("round__number", "seq")
-        .order_by()
-    )
+    if settled_seqs is None:
+        settled_seqs = dict(
+            TableEvent.objects.filter(table=table, type=ROUND_SETTLED, round__number__in=played)
+            .values_list("round__number", "seq")
+            .order_by()
+        )
     changes = list(
         TableEvent.objects.filter(table=table, type=SETTINGS_CHANGED)
         .order_by("seq")

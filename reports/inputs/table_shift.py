@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from django.db import connection
 
 from reports.builders.inputs import Alert, TableInfo
 from reports.custody import Closer, CustodyLedger
 from reports.figures import RoundSummary
-from reports.inputs.custody_log import custody_events, ledger_from_events, previous_closer
-from reports.inputs.rounds import round_summary, shift_rounds, shift_window
+from reports.inputs.custody_log import (
+    CLOSER,
+    OPENER,
+    custody_events,
+    ledger_from_events,
+    previous_closer,
+)
+from reports.inputs.round_sums import summed_rounds
+from reports.inputs.rounds import round_summary, shift_rounds
 from reports.shifts import ShiftKey
 from tables.models import Alert as AlertRow
-from tables.models import Table
+from tables.models import Table, TableEvent
 
 GAME_NAMES = {"seven_card_stud": "stud"}
 
@@ -24,6 +33,8 @@ class TableShiftInputs:
     alerts: tuple[Alert, ...]
     previous_closer: Closer | None
     watermark: dict[str, int]
+    # The seq of each round's settlement, when it was read with the rounds (else None).
+    settled_seqs: dict[int, int] | None = field(default=None)
 
 
 def table_info(table: Table) -> TableInfo:
@@ -32,9 +43,9 @@ def table_info(table: Table) -> TableInfo:
 
 def table_shift_inputs(table: Table, key: ShiftKey) -> TableShiftInputs:
     events = custody_events(table, key)
-    window = shift_window(table, key)
-    rounds = tuple(round_summary(table.game, row) for row in shift_rounds(table, window))
-    opener_seq = next((event.seq for event in events if event.type == "custody.opener"), None)
+    window = window_of(table, events)
+    rounds, settled_seqs = _rounds(table, window)
+    opener_seq = window[0] if window else None
     last_seq = max([event.seq for event in events] + [window[1] if window else 0])
     return TableShiftInputs(
         table=table_info(table),
@@ -43,7 +54,28 @@ def table_shift_inputs(table: Table, key: ShiftKey) -> TableShiftInputs:
         alerts=tuple(_alerts(table, window)),
         previous_closer=previous_closer(table, before_seq=opener_seq) if opener_seq else None,
         watermark={table.name: last_seq},
+        settled_seqs=settled_seqs,
     )
+
+
+def window_of(table: Table, events: list[TableEvent]) -> tuple[int, int] | None:
+    """The seqs from the shift's opener to its closer (or the log's head), from its custody
+    events: the same window as :func:`reports.inputs.rounds.shift_window`, without a query."""
+    opener = next((event.seq for event in events if event.type == OPENER), None)
+    if opener is None:
+        return None
+    closers = [event.seq for event in events if event.type == CLOSER]
+    return opener, closers[-1] if closers else table.head_seq
+
+
+def _rounds(
+    table: Table, window: tuple[int, int] | None
+) -> tuple[tuple[RoundSummary, ...], dict[int, int] | None]:
+    """On PostgreSQL the database sums each round's amounts (far less JSON to decode)."""
+    if window is not None and connection.vendor == "postgresql":
+        summaries, settled_seqs = summed_rounds(table, window)
+        return tuple(summaries), settled_seqs
+    return tuple(round_summary(table.game, row) for row in shift_rounds(table, window)), None
 
 
 def _alerts(table: Table, window: tuple[int, int] | None) -> list[Alert]:

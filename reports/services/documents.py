@@ -41,7 +41,7 @@ def table_shift_document(
         table=inputs.table,
         ledger=inputs.ledger,
         rounds=inputs.rounds,
-        house_edge=shift_house_edge(table, inputs.rounds),
+        house_edge=shift_house_edge(table, inputs.rounds, inputs.settled_seqs),
         alerts=inputs.alerts,
         watermark=inputs.watermark,
         previous_closer=inputs.previous_closer,
