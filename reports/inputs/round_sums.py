@@ -9,7 +9,10 @@ about the games is decided here. tests/reports/test_round_sums.py holds both rea
 played shifts.
 
 One statement reads a table's shift: for each finished round its number, status, the seq of its
-`round.settled` event (the theoretical win's settings version) and the sums.
+`round.settled` event (the theoretical win's settings version; Siete only, Stud has no edge) and
+the sums. The settlements are joined through the log's (table, type) index, as the separate
+query did before: looked up round by round, each round's thirty-odd events were read from the
+heap to find one, which cost as much as the sums.
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ ROUND_SETTLED = "round.settled"
 # Siete: the settled boxes of `results`, in box order (as listed), summed per round.
 # Stud: the pots of `result` by index, and the seats with chips committed.
 # (A SUM of bigints is numeric in PostgreSQL: cast back, so the sums come as ints.)
+# `r.id IS NOT NULL` (always true) ties each per-round sum to the row: otherwise the planner
+# caches the sums by their JSON input, and hashing that JSON cost more than summing it again.
 ROUND_SUMS_SQL = """
 SELECT r.number, r.status,
-    (SELECT e.seq FROM tables_tableevent e WHERE e.round_id = r.id AND e.type = %(settled)s
-        ORDER BY e.seq DESC LIMIT 1),
+    settled.seq,
     COALESCE(v.voided = 'true'::jsonb, false),
     box.boxes, box.stakes, box.nets, box.pushes, box.busts, box.payouts, box.breakages,
     v.phase ->> 0,
@@ -40,6 +44,11 @@ SELECT r.number, r.status,
     pot.amounts, pot.rakes,
     seat.committed
 FROM tables_round r
+LEFT JOIN (
+    SELECT round_id, MAX(seq) AS seq FROM tables_tableevent
+    WHERE table_id = %(table)s AND type = %(settled)s AND %(game)s <> %(stud)s
+    GROUP BY round_id
+) settled ON settled.round_id = r.id
 CROSS JOIN LATERAL jsonb_to_record(r.state)
     AS v(results jsonb, voided jsonb, phase jsonb, result jsonb, seats jsonb)
 LEFT JOIN LATERAL (
@@ -55,21 +64,21 @@ LEFT JOIN LATERAL (
             FILTER (WHERE x ->> 'breakage' <> '0') AS breakages
     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.results) = 'array'
         THEN v.results ELSE '[]'::jsonb END) WITH ORDINALITY AS b(x, n)
-    WHERE %(game)s <> %(stud)s AND x ->> 'outcome' = ANY(%(settled_outcomes)s)
+    WHERE r.id IS NOT NULL AND %(game)s <> %(stud)s AND x ->> 'outcome' = ANY(%(settled_outcomes)s)
 ) box ON true
 LEFT JOIN LATERAL (
     SELECT COALESCE(SUM((p ->> 'amount')::bigint), 0)::bigint AS amounts,
         string_agg(p ->> 'rake', ' ' ORDER BY (p ->> 'index')::int) AS rakes
     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.result -> 'pots') = 'array'
         THEN v.result -> 'pots' ELSE '[]'::jsonb END) AS p
-    WHERE %(game)s = %(stud)s
+    WHERE r.id IS NOT NULL AND %(game)s = %(stud)s
 ) pot ON true
 LEFT JOIN LATERAL (
     SELECT COUNT(*) FILTER (WHERE s -> 'committed' NOT IN
         ('0'::jsonb, 'false'::jsonb, 'null'::jsonb, '""'::jsonb)) AS committed
     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.seats) = 'array'
         THEN v.seats ELSE '[]'::jsonb END) AS s
-    WHERE %(game)s = %(stud)s
+    WHERE r.id IS NOT NULL AND %(game)s = %(stud)s
 ) seat ON true
 WHERE r.table_id = %(table)s AND r.last_seq BETWEEN %(first)s AND %(last)s
     AND r.status <> %(open)s
