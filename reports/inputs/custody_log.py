@@ -7,7 +7,7 @@ or a void lands on the right shift whatever the clock says when it is entered.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from reports.custody import (
     BuyIn,
@@ -170,18 +170,29 @@ def _slip_step(
     return SlipConfirmed(*key, chips, data["confirmed_by"])
 
 
-def custody_events(table: Table, key: ShiftKey) -> list[TableEvent]:
-    return list(
+class CustodyRow(NamedTuple):
+    """What the reports read of a custody event: read as a tuple, not as a model instance."""
+
+    type: str
+    seq: int
+    payload: dict[str, Any]
+
+
+def custody_events(table: Table, key: ShiftKey) -> list[CustodyRow]:
+    rows = (
         TableEvent.objects.filter(
             table=table,
             type__in=CUSTODY_TYPES,
             payload__gaming_day=key.gaming_day.isoformat(),
             payload__shift=key.shift,
-        ).order_by("seq")
+        )
+        .order_by("seq")
+        .values_list("type", "seq", "payload")
     )
+    return [CustodyRow(*row) for row in rows]
 
 
-def ledger_from_events(table: Table, events: Iterable[TableEvent]) -> CustodyLedger:
+def ledger_from_events(table: Table, events: Iterable[CustodyRow]) -> CustodyLedger:
     """Fold the recorded facts with the same rules that admitted them."""
     facts = [fact_of(event.type, event.payload) for event in events]
     return fold_custody(new_ledger(table.name, table_denominations(table)), facts)

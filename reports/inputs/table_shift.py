@@ -12,6 +12,7 @@ from reports.figures import RoundSummary
 from reports.inputs.custody_log import (
     CLOSER,
     OPENER,
+    CustodyRow,
     custody_events,
     ledger_from_events,
     previous_closer,
@@ -20,7 +21,7 @@ from reports.inputs.round_sums import summed_rounds
 from reports.inputs.rounds import round_summary, shift_rounds
 from reports.shifts import ShiftKey
 from tables.models import Alert as AlertRow
-from tables.models import Table, TableEvent
+from tables.models import Table
 
 GAME_NAMES = {"seven_card_stud": "stud"}
 
@@ -58,7 +59,7 @@ def table_shift_inputs(table: Table, key: ShiftKey) -> TableShiftInputs:
     )
 
 
-def window_of(table: Table, events: list[TableEvent]) -> tuple[int, int] | None:
+def window_of(table: Table, events: list[CustodyRow]) -> tuple[int, int] | None:
     """The seqs from the shift's opener to its closer (or the log's head), from its custody
     events: the same window as :func:`reports.inputs.rounds.shift_window`, without a query."""
     opener = next((event.seq for event in events if event.type == OPENER), None)
@@ -81,14 +82,18 @@ def _rounds(
 def _alerts(table: Table, window: tuple[int, int] | None) -> list[Alert]:
     if window is None:
         return []
-    rows = AlertRow.objects.filter(table=table, event__seq__range=window).select_related("round")
+    rows = (
+        AlertRow.objects.filter(table=table, event__seq__range=window)
+        .order_by("event__seq")
+        .values_list("code", "raised_at", "message", "round__number")
+    )
     return [
         Alert(
             table=table.name,
-            kind=row.code,
-            raised_at=row.raised_at,
-            message=row.message,
-            round_id=str(row.round.number) if row.round else None,
+            kind=code,
+            raised_at=raised_at,
+            message=message,
+            round_id=str(number) if number is not None else None,
         )
-        for row in rows.order_by("event__seq")
+        for code, raised_at, message, number in rows
     ]
