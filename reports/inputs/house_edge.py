@@ -8,9 +8,11 @@ round's handle x its own edge. Stud rakes and banks no hand, so it has no edge.
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from reports.figures import RoundSummary
@@ -81,4 +83,12 @@ def weighted_edge(
 
 
 def _edge(mapping: Mapping[str, Any]) -> Fraction:
-    return house_edge(SieteSettings.from_mapping(mapping))
+    return _edge_of_settings(json.dumps(mapping, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _edge_of_settings(settings: str) -> Fraction:
+    """Cached by the settings' JSON: a floor's tables share a few settings, and each edge is a
+    few milliseconds of exact arithmetic. Invalid settings raise on every call (an exception is
+    not cached)."""
+    return house_edge(SieteSettings.from_mapping(json.loads(settings)))
