@@ -35,8 +35,9 @@ from reports.shifts import ShiftKey
 from reports.slips import cage_step
 from tables import roles
 from tables.engine.errors import InvalidInputError, RuleError
-from tables.models import DealerAssignment, Table, TableEvent
+from tables.models import Table, TableEvent
 from tables.services.commands import lock_table
+from tables.services.floor import is_current_dealer
 
 
 def slip_request(
@@ -87,18 +88,10 @@ def slip_cage_sign(
     slip's table."""
     check_signer(cashier.get_username(), roles.CASHIER)
     slip = _slip(slip_type, slip_number)
-    with transaction.atomic():
-        table = lock_table(slip.table_id)
-        key = ShiftKey(slip.gaming_day, slip.shift)
-        ledger = shift_ledger(table, key)
-        chips = _counted_chips(ledger, table, slip, amounts)
-        fact = SlipCageSigned(_slip_type(slip.slip_type), slip.number, chips, cashier.username)
-        apply_fact(ledger, fact)
-        event = append_custody(table, key, fact, cashier, SYSTEM, None, idempotency_key)
-        Slip.objects.filter(pk=slip.pk).update(
-            stage=cage_step(slip.slip_type), cage_signed_at=event.recorded_at
-        )
-        return event
+    return _take_step(
+        slip, cashier, amounts, SlipCageSigned, SYSTEM, None, idempotency_key,
+        stage=cage_step(slip.slip_type), signed_at="cage_signed_at",
+    )  # fmt: skip
 
 
 def slip_confirm(
@@ -114,18 +107,43 @@ def slip_confirm(
     the slip move the table's figures. Locks the slip's table."""
     check_signer(dealer.get_username(), roles.DEALER)
     slip = _slip(slip_type, slip_number)
+    return _take_step(
+        slip, dealer, amounts, SlipConfirmed, TABLET, occurred_at, idempotency_key,
+        stage=Slip.Stage.CONFIRMED, signed_at="confirmed_at", dealer_of_the_table=True,
+    )  # fmt: skip
+
+
+def _take_step(
+    slip: Slip,
+    signer: User,
+    amounts: Mapping[Any, Any] | None,
+    step: type[SlipCageSigned] | type[SlipConfirmed],
+    source: str,
+    occurred_at: datetime | None,
+    idempotency_key: str | None,
+    *,
+    stage: str,
+    signed_at: str,
+    dealer_of_the_table: bool = False,
+) -> TableEvent:
+    """Admit the signer's step through the table's ledger, log it, and move the `Slip` row to
+    `stage` with the step's time in its `signed_at` column."""
     with transaction.atomic():
         table = lock_table(slip.table_id)
-        _check_assigned(dealer, table)
+        if dealer_of_the_table and not is_current_dealer(signer, table):
+            raise RuleError(
+                f"{signer.username} is not the dealer at {table.name}: the table's own dealer "
+                "confirms its slips.",
+                code="dealer_not_assigned",
+                status=403,
+            )
         key = ShiftKey(slip.gaming_day, slip.shift)
         ledger = shift_ledger(table, key)
         chips = _counted_chips(ledger, table, slip, amounts)
-        fact = SlipConfirmed(_slip_type(slip.slip_type), slip.number, chips, dealer.username)
+        fact = step(_slip_type(slip.slip_type), slip.number, chips, signer.username)
         apply_fact(ledger, fact)
-        event = append_custody(table, key, fact, dealer, TABLET, occurred_at, idempotency_key)
-        Slip.objects.filter(pk=slip.pk).update(
-            stage=Slip.Stage.CONFIRMED, confirmed_at=event.recorded_at
-        )
+        event = append_custody(table, key, fact, signer, source, occurred_at, idempotency_key)
+        Slip.objects.filter(pk=slip.pk).update(stage=stage, **{signed_at: event.recorded_at})
         return event
 
 
@@ -173,18 +191,6 @@ def _counted_chips(
         return chips_from_amounts(chips_from_payload(amounts), table_denominations(table))
     pending = ledger.slips.pending_slip(slip.slip_type, slip.number)
     return pending.chips if pending is not None else {}
-
-
-def _check_assigned(dealer: User, table: Table) -> None:
-    if not DealerAssignment.objects.filter(
-        dealer=dealer, table=table, ended_at__isnull=True
-    ).exists():
-        raise RuleError(
-            f"{dealer.username} is not the dealer at {table.name}: the table's own dealer "
-            "confirms its slips.",
-            code="dealer_not_assigned",
-            status=403,
-        )
 
 
 def _slip_type(value: str) -> SlipType:

@@ -7,19 +7,15 @@ from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 
 from tables import roles
-from tables.models import DealerAssignment, Table
+from tables.models import Table
+from tables.services.floor import is_current_dealer
 
 
 def check_can_act_at(user: AbstractBaseUser | AnonymousUser, table: Table) -> None:
     """Pit bosses act at any table; a dealer only at their current assignment."""
     if roles.has_role(user, roles.PIT_BOSS):
         return
-    if (
-        roles.has_role(user, roles.DEALER)
-        and DealerAssignment.objects.filter(
-            dealer_id=user.pk, table=table, ended_at__isnull=True
-        ).exists()
-    ):
+    if roles.has_role(user, roles.DEALER) and is_current_dealer(user, table):
         return
     raise PermissionDenied("You are not assigned to this table.")
 

@@ -21,7 +21,8 @@ from tables.engine.errors import NotAllowedNowError
 from tables.models import Round, Table, TableEvent
 from tables.services import engine_state, live
 from tables.services.append import NewFact, chain_facts
-from tables.services.append_statements import lock_table_row, write_append
+from tables.services.append_statements import lock_table as lock_table  # the one lock, re-exported
+from tables.services.append_statements import write_append
 from tables.services.projections import (
     ROUND_CLOSED_EVENT,
     project_alerts,
@@ -44,9 +45,6 @@ class RoundProjection:
 
     round: Round
     project: Callable[[list[TableEvent]], Sequence[str]]
-
-
-lock_table = lock_table_row
 
 
 current_round = engine_state.current_round

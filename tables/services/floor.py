@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -70,6 +70,13 @@ def table_set_status(*, table_id: int, status: str, actor: User) -> Table:
         table.save(update_fields=["status"])
         record(table, None, [NewFact(f"table.{status}", {})], actor, SYSTEM, None, None)
     return table
+
+
+def is_current_dealer(user: AbstractBaseUser | AnonymousUser, table: Table) -> bool:
+    """Whether `user` is the dealer now assigned to `table`."""
+    return DealerAssignment.objects.filter(
+        dealer_id=user.pk, table=table, ended_at__isnull=True
+    ).exists()
 
 
 def dealer_assign(*, table_id: int, dealer: User, by: User) -> DealerAssignment:
