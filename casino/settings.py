@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -142,7 +143,11 @@ except (zoneinfo.ZoneInfoNotFoundError, ValueError):
     ) from None
 CASINO_GAMING_DAY_ROLLOVER = os.environ.get("CASINO_GAMING_DAY_ROLLOVER", "06:00")
 CASINO_SHIFTS = os.environ.get("CASINO_SHIFTS", "day=06:00,swing=14:00,grave=22:00")
-LANGUAGE_CODE = "en-us"
+# The floor's staff read Spanish, Brazilian Portuguese or English. Pages, refusals and documents
+# are translated at the edge; the engine speaks in codes and parameters only.
+LANGUAGE_CODE = os.environ.get("CASINO_LANGUAGE", "en")
+LANGUAGES = [("es", "Español"), ("pt-br", "Português (Brasil)"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 
 # --- API --------------------------------------------------------------------------------
