@@ -68,6 +68,7 @@ def parse_card(code: str) -> int:
         raise InvalidInputError(
             f"{code!r} is not a card: use a rank 2-9, T, J, Q, K or A and a suit c, d, h or s.",
             code="invalid_card",
+            params={"text": repr(code)},
         ) from None
 
 

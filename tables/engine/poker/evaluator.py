@@ -221,7 +221,9 @@ def _best_of_five_or_six(codes: tuple[str, ...]) -> HandValue:
     count = len(codes)
     if not 5 <= count <= 6:
         raise InvalidInputError(
-            f"A poker hand is made from 5 to 7 cards, not {count}.", code="wrong_card_count"
+            f"A poker hand is made from 5 to 7 cards, not {count}.",
+            code="wrong_card_count",
+            params={"count": count},
         )
     try:
         total = sum(map(_checked_card, codes))
@@ -249,7 +251,9 @@ def _refuse_the_first_bad_code(codes: Sequence[str]) -> None:
 def _refuse_duplicates(codes: Sequence[str]) -> NoReturn:
     duplicates = sorted({code for code in codes if codes.count(code) > 1})
     raise InvalidInputError(
-        f"The same card appears twice: {', '.join(duplicates)}.", code="duplicate_card"
+        f"The same card appears twice: {', '.join(duplicates)}.",
+        code="duplicate_card",
+        params={"cards": ", ".join(duplicates)},
     )
 
 

@@ -56,6 +56,10 @@ def _player_turn_rules(b: EventBuilder, round_: Round) -> bool:
             from_waiting=True,
         )
     elif visibly_bust(playing.cards):
+        # A busted box is settled at once and its cards are turned up as they are collected,
+        # before anything that depends on its face-down card is said.
+        if _turn_up_known_cards(b, playing):
+            return True
         # Already over 7½ before the card that made the bust visible: the player kept drawing
         # without declaring. The bust is visible now, so the box no longer calls the bank.
         before = known_total(playing.cards[:-1])
@@ -77,7 +81,20 @@ def _undeclared_alert(b: EventBuilder, box: Box) -> None:
     )
 
 
+def _turn_up_known_cards(b: EventBuilder, box: Box) -> bool:
+    """Turn up the box's face-down cards the shoe read (a tablet card is entered instead)."""
+    hidden = [i for i, c in enumerate(box.cards) if not c.face_up and c.card is not None]
+    for index in hidden:
+        card = box.cards[index].card
+        b.emit("card.revealed", hand="box", box=box.number, index=index, card=card)
+    return bool(hidden)
+
+
 def _undeclared_bust(b: EventBuilder, round_: Round) -> bool:
+    """Found when the box's cards are turned up to settle it, after the bank's turn: until
+    then the table cannot see the face-down card, so nothing may show the bust."""
+    if phase(round_) != SETTLING:
+        return False
     for box in active_boxes(round_):
         total = known_total(box.cards)
         if (
@@ -86,6 +103,7 @@ def _undeclared_bust(b: EventBuilder, round_: Round) -> bool:
             and total is not None
             and total > SIETE_Y_MEDIO_HALVES
         ):
+            _turn_up_known_cards(b, box)
             _undeclared_alert(b, box)
             b.emit("box.bust", box=box.number, kind="undeclared")
             return True
@@ -119,9 +137,11 @@ def _settle_boxes(b: EventBuilder, round_: Round) -> bool:
         if box.result is not None or not all_known(box.cards):
             continue
         if box.bust is not None:
+            _turn_up_known_cards(b, box)
             _emit_settled(b, box, bust_result(codes(box.cards), box.stake))
             return True
         if box.turn_over and bank_known:
+            _turn_up_known_cards(b, box)
             result = settle_box(codes(box.cards), codes(round_.bank), box.stake, b.state.settings)
             _emit_settled(b, box, result)
             return True
@@ -149,6 +169,10 @@ def _close_round(b: EventBuilder, round_: Round) -> None:
         return
     if any(box.result is None for box in boxes):
         return
+    # R2: with no bank turn the bank's card is still turned up and recorded.
+    for index, hand_card in enumerate(round_.bank):
+        if not hand_card.face_up:
+            b.emit("card.revealed", hand="bank", box=None, index=index, card=hand_card.card)
     for waiting in round_.misdrawn_waiting:
         b.emit("card.dead", card=waiting.card, face_up=True, reason="misdrawn", from_waiting=True)
     staked = sum(box.stake for box in boxes)

@@ -35,11 +35,11 @@ class EventBuilder:
         return round_
 
 
-def refuse(code: str, message: str) -> NoReturn:
-    """The round's state does not allow the command now."""
-    raise NotAllowedNowError(message, code=code)
+def refuse(code: str, message: str, **params: str | int) -> NoReturn:
+    """The round's state does not allow the command now; `params` are the sentence's values."""
+    raise NotAllowedNowError(message, code=code, params=params)
 
 
-def reject(code: str, message: str) -> NoReturn:
-    """The command itself is malformed."""
-    raise InvalidInputError(message, code=code)
+def reject(code: str, message: str, **params: str | int) -> NoReturn:
+    """The command itself is malformed; `params` are the sentence's values."""
+    raise InvalidInputError(message, code=code, params=params)

@@ -42,6 +42,7 @@ def parse_card(text: object) -> str:
         f"{text!r} is not a card of the Spanish deck: use rank 1-7, 10, 11 or 12 and suit "
         "O, C, E or B, for example 7O or 10B.",
         code="invalid_card",
+        params={"text": repr(text)},
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from tables.engine.siete.builder import refuse, reject
 from tables.engine.siete.cards import parse_card
 from tables.engine.siete.settings import BOXES, SieteSettings
@@ -11,22 +13,41 @@ from tables.engine.siete.state import SieteState
 
 def verify_box_number(box: object) -> int:
     if isinstance(box, bool) or not isinstance(box, int) or not 1 <= box <= BOXES:
-        reject("invalid_box", f"Box {box!r} does not exist: boxes are numbered 1 to {BOXES}.")
+        reject(
+            "invalid_box",
+            f"Box {box!r} does not exist: boxes are numbered 1 to {BOXES}.",
+            box=repr(box),
+            boxes=BOXES,
+        )
     return box
 
 
 def verify_stake(amount: object, settings: SieteSettings) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        reject("invalid_amount", f"{amount!r} is not a stake: give a whole amount above zero.")
+        reject(
+            "invalid_amount",
+            f"{amount!r} is not a stake: give a whole amount above zero.",
+            amount=repr(amount),
+        )
     if amount % settings.chip:
         reject(
             "stake_not_chip_multiple",
             f"A stake of {amount} is not a whole number of the smallest chip ({settings.chip}).",
+            amount=amount,
+            chip=settings.chip,
         )
     if amount < settings.min_stake:
-        reject("stake_below_minimum", f"The minimum stake at this table is {settings.min_stake}.")
+        reject(
+            "stake_below_minimum",
+            f"The minimum stake at this table is {settings.min_stake}.",
+            min_stake=settings.min_stake,
+        )
     if amount > settings.max_stake:
-        reject("stake_above_maximum", f"The maximum stake at this table is {settings.max_stake}.")
+        reject(
+            "stake_above_maximum",
+            f"The maximum stake at this table is {settings.max_stake}.",
+            max_stake=settings.max_stake,
+        )
     return amount
 
 
@@ -48,26 +69,44 @@ def verify_reason(reason: object) -> str:
     return reason.strip()
 
 
+DUPLICATE_SENTENCE = (
+    "That card has already been dealt from this shoe; check the card and enter it again."
+)
+
+
+def refuse_duplicate() -> NoReturn:
+    """One sentence and no card for every duplicate entry.
+
+    The copy already drawn may be a face-down card or a burn, so the refusal must read the
+    same whichever copy it is, and must not say which card it was.
+    """
+    refuse("duplicate_card", DUPLICATE_SENTENCE)
+
+
 def entered_card(state: SieteState, text: object) -> str:
     """A card typed on the tablet now: it must be a real card and must not be a duplicate."""
     card = parse_card(text)
     if duplicate_reason(state.shoe, card, None, state.settings.decks) is not None:
-        refuse(
-            "duplicate_card",
-            f"{card} has already been dealt from this shoe; check the card and enter it again.",
-        )
+        refuse_duplicate()
     return card
 
 
 def hidden_card_code(state: SieteState, known: str | None, text: object) -> str:
-    """The code of a face-down card being turned up: entered if unknown, checked if known."""
+    """The code of a face-down card being turned up: entered if unknown, the shoe's if read.
+
+    A card the shoe read is turned up as read. Entering one anyway is refused whatever was
+    typed: comparing the entry with the read would let a wrong guess learn something of a
+    card still face down (`card_already_read`; a misread goes to the pit boss).
+    """
     if known is None:
         if text is None:
             reject("card_required", "Enter the face-down card as it is turned up.")
         return entered_card(state, text)
-    if text is not None and parse_card(text) != known:
+    if text is not None:
+        parse_card(text)
         refuse(
-            "card_mismatch",
-            f"The shoe read this card as {known}, not {parse_card(text)}; call the pit boss.",
+            "card_already_read",
+            "The shoe has read this card: turn it up without entering it, or call the pit "
+            "boss if the shoe misread it.",
         )
     return known

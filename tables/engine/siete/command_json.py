@@ -35,7 +35,9 @@ def command_from_json(command_type: str, data: Mapping[str, Any] | None) -> Comm
     if cls is None:
         known = ", ".join(sorted(COMMAND_TYPES))
         raise InvalidInputError(
-            f"Unknown command {command_type!r}; one of: {known}.", code="unknown_command"
+            f"Unknown command {command_type!r}; one of: {known}.",
+            code="unknown_command",
+            params={"command": repr(command_type), "known": known},
         )
     if data is None:
         data = {}
@@ -45,7 +47,9 @@ def command_from_json(command_type: str, data: Mapping[str, Any] | None) -> Comm
     unknown = sorted(set(data) - set(fields))
     if unknown:
         raise InvalidInputError(
-            f"{command_type} has no field {unknown[0]!r}.", code="unknown_field"
+            f"{command_type} has no field {unknown[0]!r}.",
+            code="unknown_field",
+            params={"command": command_type, "field": unknown[0]},
         )
     for name, field in fields.items():
         has_default = (
@@ -55,12 +59,16 @@ def command_from_json(command_type: str, data: Mapping[str, Any] | None) -> Comm
         if name not in data:
             if not has_default:
                 raise InvalidInputError(
-                    f"{command_type} needs the field {name!r}.", code="missing_field"
+                    f"{command_type} needs the field {name!r}.",
+                    code="missing_field",
+                    params={"command": command_type, "field": name},
                 )
             continue
         check, expected = _CHECKS[str(field.type)]
         if not check(data[name]):
             raise InvalidInputError(
-                f"{name} must be {expected}, not {data[name]!r}.", code="invalid_field"
+                f"{name} must be {expected}, not {data[name]!r}.",
+                code="invalid_field",
+                params={"field": name, "expected": expected, "value": repr(data[name])},
             )
     return cls(**data)

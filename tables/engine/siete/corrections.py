@@ -55,7 +55,7 @@ def void_box(b: EventBuilder, command: VoidBox) -> None:
         refuse("round_not_open", "Only a box of a round in progress can be voided.")
     box = b.round.box(number)
     if box is None or box.removed is not None:
-        refuse("no_wager", f"Box {number} has no wager in play.")
+        refuse("no_wager", f"Box {number} has no wager in play.", box=number)
     b.emit(
         "box.voided",
         box=number,
@@ -94,9 +94,9 @@ def move_card(b: EventBuilder, command: MoveCard) -> None:
         refuse("decisions_started", "The first player decision is made: the deal stands as dealt.")
     moving, receiving = b.round.box(source), b.round.box(target)
     if moving is None or moving.removed is not None or not moving.cards:
-        refuse("no_card_to_move", f"Box {source} holds no card to move.")
+        refuse("no_card_to_move", f"Box {source} holds no card to move.", box=source)
     if receiving is None or receiving.removed is not None or source == target:
-        refuse("no_wager", f"Box {target} has no wager to receive the card.")
+        refuse("no_wager", f"Box {target} has no wager to receive the card.", box=target)
     b.emit(
         "card.moved",
         from_box=source,
@@ -113,12 +113,16 @@ def record_payout(b: EventBuilder, command: RecordPayout) -> None:
         reject("invalid_amount", "A payout is a whole amount: + paid, - collected, 0 for a push.")
     box = b.round.box(number)
     if box is None:
-        refuse("no_wager", f"Box {number} had no wager this round.")
+        refuse("no_wager", f"Box {number} had no wager this round.", box=number)
     returned_whole = b.round.voided or box.removed is not None
     if box.result is None and not returned_whole:
-        refuse("round_not_settled", f"Box {number} is not settled yet.")
+        refuse("round_not_settled", f"Box {number} is not settled yet.", box=number)
     if box.recorded_payout is not None:
-        refuse("payout_already_recorded", f"The payout of box {number} is already recorded.")
+        refuse(
+            "payout_already_recorded",
+            f"The payout of box {number} is already recorded.",
+            box=number,
+        )
     _emit_payout(b, "payout.recorded", box, command.amount)
 
 
@@ -155,7 +159,9 @@ def correct_payout(b: EventBuilder, command: CorrectPayout) -> None:
         reject("invalid_amount", "A payout is a whole amount: + paid, - collected, 0 for a push.")
     box = b.round.box(number)
     if box is None or box.recorded_payout is None:
-        refuse("payout_not_recorded", f"No payout is recorded for box {number} to correct.")
+        refuse(
+            "payout_not_recorded", f"No payout is recorded for box {number} to correct.", box=number
+        )
     _emit_payout(
         b,
         "payout.corrected",

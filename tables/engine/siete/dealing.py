@@ -12,6 +12,7 @@ from typing import Any
 
 from tables.engine.siete.builder import EventBuilder, refuse, reject
 from tables.engine.siete.cards import format_points, parse_card
+from tables.engine.siete.checks import refuse_duplicate
 from tables.engine.siete.commands import RecordCard
 from tables.engine.siete.rules import (
     BANK,
@@ -99,17 +100,17 @@ def _card_data(hand_card: HandCard, **extra: Any) -> dict[str, Any]:
 
 
 def _duplicate(b: EventBuilder, hand_card: HandCard, reason: str) -> None:
-    what = hand_card.physical_id if reason == "physical_id" else hand_card.card
     if hand_card.source == TABLET:
-        refuse("duplicate_card", f"{what} has already been dealt from this shoe; check the card.")
+        refuse_duplicate()
     round_ = b.state.round
     if round_ is None or not round_in_progress(round_):
         b.emit("card.dead", **_card_data(hand_card), reason="duplicate")
     else:
         b.emit("card.held", **_card_data(hand_card))
+    # The first copy may lie face down: the sentence names no card (the log keeps it).
     b.alert(
         "duplicate_card",
-        f"The shoe read {what} a second time since the shuffle.",
+        "The shoe read a card a second time since the shuffle.",
         card=hand_card.card,
         physical_id=hand_card.physical_id,
         duplicate_of=reason,
@@ -133,10 +134,12 @@ def _close_betting(b: EventBuilder, hand_card: HandCard) -> None:
             )
 
 
-def _misdrawn(b: EventBuilder, hand_card: HandCard, tablet_code: str, why: str) -> None:
+def _misdrawn(
+    b: EventBuilder, hand_card: HandCard, tablet_code: str, why: str, **params: str | int
+) -> None:
     """A card nobody asked for: refused from the tablet, recorded with an alert from the shoe."""
     if hand_card.source == TABLET:
-        refuse(tablet_code, why)
+        refuse(tablet_code, why, **params)
     round_ = b.state.round
     waits = (
         round_ is not None
@@ -166,7 +169,13 @@ def _deal_initial(
     if receiving is None or receiving.removed is not None:
         _dead_in_deal(b, hand_card, number)
     elif receiving.cards:
-        _misdrawn(b, hand_card, "card_out_of_order", f"Box {number} already has its first card.")
+        _misdrawn(
+            b,
+            hand_card,
+            "card_out_of_order",
+            f"Box {number} already has its first card.",
+            box=receiving.number,
+        )
     else:
         _deal_face_down_unless_exposed(b, hand_card, "box", receiving.number)
 
@@ -209,11 +218,20 @@ def _deal_to_player(
         _misdrawn(b, hand_card, "not_bank_turn", "It is not the bank's turn.")
     elif target == "box" and box != playing.number:
         _misdrawn(
-            b, hand_card, "not_your_turn", f"It is box {playing.number}'s turn, not box {box}'s."
+            b,
+            hand_card,
+            "not_your_turn",
+            f"It is box {playing.number}'s turn, not box {box}'s.",
+            box=playing.number,
+            requested_box=str(box),
         )
     elif playing.pending_draw is None:
         _misdrawn(
-            b, hand_card, "no_draw_requested", f"Box {playing.number} has not asked for a card."
+            b,
+            hand_card,
+            "no_draw_requested",
+            f"Box {playing.number} has not asked for a card.",
+            box=playing.number,
         )
     else:
         # A card asked face down but dealt face up, or one that would be a second face-down

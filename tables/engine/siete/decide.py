@@ -74,7 +74,9 @@ def decide_and_evolve(
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise InvalidInputError(
-            f"{command!r} is not a Siete y Medio command.", code="unknown_command"
+            f"{command!r} is not a Siete y Medio command.",
+            code="unknown_command",
+            params={"command": repr(command)},
         )
     builder = EventBuilder(state)
     handler(builder, command)

@@ -167,6 +167,10 @@ def _box_bust(state: SieteState, data: Data) -> SieteState:
     return _with_round(state, first_decision=True)
 
 
+def _bust_refused(state: SieteState, data: Data) -> SieteState:
+    return _with_round(state, first_decision=True)
+
+
 def _bank_finished(state: SieteState, data: Data) -> SieteState:
     return _with_round(state, bank_finished=True)
 
@@ -240,6 +244,7 @@ _HANDLERS: dict[str, Callable[[SieteState, Data], SieteState]] = {
     "draw.requested": _draw_requested,
     "box.stood": _box_stood,
     "box.bust": _box_bust,
+    "bust.refused": _bust_refused,
     "bank.finished": _bank_finished,
     "box.settled": _box_settled,
     "box.voided": _box_voided,

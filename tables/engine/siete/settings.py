@@ -35,8 +35,12 @@ DEFAULT_PAYTABLE: dict[str, Fraction] = {
 class SettingError(InvalidInputError):
     """A table setting with a bad value; `field` names the setting."""
 
-    def __init__(self, field_name: str, message: str, *, code: str = "invalid_setting") -> None:
-        super().__init__(f"{field_name}: {message}", code=code)
+    def __init__(
+        self, field_name: str, message: str, *, code: str = "invalid_setting", **params: str | int
+    ) -> None:
+        super().__init__(
+            f"{field_name}: {message}", code=code, params={"setting": field_name, **params}
+        )
         self.field = field_name
 
 
@@ -94,14 +98,18 @@ class SieteSettings:
         for name in ("min_stake", "max_stake"):
             if getattr(self, name) % self.chip:
                 raise SettingError(
-                    name, f"must be a whole multiple of the smallest chip ({self.chip})."
+                    name,
+                    f"must be a whole multiple of the smallest chip ({self.chip}).",
+                    chip=self.chip,
                 )
         if not 1 <= self.decks <= MAX_DECKS:
-            raise SettingError("decks", f"the shoe holds 1 to {MAX_DECKS} decks.")
+            raise SettingError("decks", f"the shoe holds 1 to {MAX_DECKS} decks.", most=MAX_DECKS)
         if not 0 <= self.burn_after_shuffle < 10:
             raise SettingError("burn_after_shuffle", "burn 0 to 9 cards after a shuffle.")
         if not 1 <= self.boxes_per_player <= BOXES:
-            raise SettingError("boxes_per_player", f"a player may play 1 to {BOXES} boxes.")
+            raise SettingError(
+                "boxes_per_player", f"a player may play 1 to {BOXES} boxes.", most=BOXES
+            )
 
     def to_mapping(self) -> dict[str, Any]:
         """The JSON-ready mapping that `from_mapping` reads back to an equal value."""
@@ -144,13 +152,18 @@ _CHOICES = {
 
 def _integer(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SettingError(name, f"must be a whole number, not {value!r}.")
+        raise SettingError(name, f"must be a whole number, not {value!r}.", value=repr(value))
     return int(value)
 
 
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
-        raise SettingError(name, f"must be one of {', '.join(choices)}, not {value!r}.")
+        raise SettingError(
+            name,
+            f"must be one of {', '.join(choices)}, not {value!r}.",
+            allowed=", ".join(choices),
+            value=repr(value),
+        )
     return str(value)
 
 
@@ -159,7 +172,9 @@ def _paytable(value: Any) -> dict[str, Fraction]:
         raise SettingError("paytable", "must map real, siete_y_medio and puntaje to ratios.")
     unknown = sorted(set(value) - set(DEFAULT_PAYTABLE))
     if unknown:
-        raise SettingError("paytable", f"{unknown[0]!r} is not a hand class.")
+        raise SettingError(
+            "paytable", f"{unknown[0]!r} is not a hand class.", value=repr(unknown[0])
+        )
     table = dict(DEFAULT_PAYTABLE)
     for hand, ratio in value.items():
         table[hand] = _ratio(ratio)
@@ -179,7 +194,9 @@ def _ratio(value: Any) -> Fraction:
         else:
             ratio = Fraction(_integer("paytable", value))
     except (ValueError, ZeroDivisionError) as error:
-        raise SettingError("paytable", f"{value!r} is not a ratio such as 3:2.") from error
+        raise SettingError(
+            "paytable", f"{value!r} is not a ratio such as 3:2.", value=repr(value)
+        ) from error
     if ratio <= 0:
         raise SettingError("paytable", "a net win must be more than nothing.")
     return ratio

@@ -47,9 +47,18 @@ def _box_on_turn(b: EventBuilder, number: object) -> Box:
     playing = current_box(b.round)
     if playing is None or playing.number != box_number:
         turn = f"box {playing.number}'s" if playing else "no box's"
-        refuse("not_your_turn", f"It is {turn} turn, not box {box_number}'s.")
+        refuse(
+            "not_your_turn",
+            f"It is {turn} turn, not box {box_number}'s.",
+            box=playing.number if playing else "",
+            requested_box=box_number,
+        )
     if playing.pending_draw is not None:
-        refuse("draw_pending", f"Box {box_number} is waiting for the card it asked for.")
+        refuse(
+            "draw_pending",
+            f"Box {box_number} is waiting for the card it asked for.",
+            box=box_number,
+        )
     return playing
 
 
@@ -79,26 +88,37 @@ def reveal(b: EventBuilder, command: Reveal) -> None:
     box = _box_on_turn(b, command.box)
     index = _hidden_index(box)
     if index is None:
-        refuse("no_face_down_card", f"Box {box.number} holds no face-down card.")
+        refuse("no_face_down_card", f"Box {box.number} holds no face-down card.", box=box.number)
     code = hidden_card_code(b.state, box.cards[index].card, command.card)
     b.emit("card.revealed", hand="box", box=box.number, index=index, card=code)
 
 
 def declare_bust(b: EventBuilder, command: DeclareBust) -> None:
-    """The cards decide, not the words: a declaration on 7½ or less is refused."""
+    """The cards decide, not the words: a declaration on 7½ or less is refused (`not_bust`).
+
+    The declaration shows the cards (R1), so a face-down card is turned up and recorded even
+    when the declaration is refused: the refusal is then the fact `bust.refused`, and the turn
+    goes on with every card face up. With every card already face up nothing changes, and the
+    declaration is refused like any other command. Either way the total it names is face up.
+    """
     box = _box_on_turn(b, command.box)
     index = _hidden_index(box)
     code = None if index is None else hidden_card_code(b.state, box.cards[index].card, command.card)
     total = sum(VALUE_HALVES[c.card] for i, c in enumerate(box.cards) if i != index and c.card)
     total += VALUE_HALVES[code] if code else 0
-    if total <= SIETE_Y_MEDIO_HALVES:
-        refuse(
-            "not_bust",
-            f"Box {box.number} holds {format_points(total)}, which is not bust; "
-            "turn the cards face up and the turn goes on.",
-        )
     if index is not None:
         b.emit("card.revealed", hand="box", box=box.number, index=index, card=code)
+    if total <= SIETE_Y_MEDIO_HALVES:
+        if index is None:
+            refuse(
+                "not_bust",
+                f"Box {box.number} holds {format_points(total)}, which is not bust; "
+                "the turn goes on.",
+                box=box.number,
+                total=format_points(total),
+            )
+        b.emit("bust.refused", box=box.number, code="not_bust", total_halves=total)
+        return
     b.emit("box.bust", box=box.number, kind="declared")
 
 
@@ -110,7 +130,7 @@ def sit_out(b: EventBuilder, command: SitOut) -> None:
     if b.state.settings.exposed_player_card != "player_option":
         refuse("sit_out_not_offered", "At this table an exposed card plays.")
     if box is None or box.removed is not None or not box.cards or not box.cards[0].face_up:
-        refuse("card_not_exposed", f"Box {number} has no exposed first card.")
+        refuse("card_not_exposed", f"Box {number} has no exposed first card.", box=number)
     if b.round.first_decision:
         refuse("decisions_started", "The first player decision is made: the deal stands as dealt.")
     b.emit("wager.withdrawn", box=number)
@@ -155,7 +175,11 @@ def bank_stand(b: EventBuilder, command: BankStand) -> None:
     if total is None or not all(c.face_up for c in b.round.bank):
         refuse("bank_card_not_revealed", "Turn up the bank's card first.")
     if bank_must_draw(total):
-        refuse("bank_must_draw", f"The bank holds {format_points(total)} and must draw below 5.")
+        refuse(
+            "bank_must_draw",
+            f"The bank holds {format_points(total)} and must draw below 5.",
+            total=format_points(total),
+        )
     b.emit("bank.finished", total_halves=total, bust=total > SIETE_Y_MEDIO_HALVES)
 
 
@@ -169,7 +193,7 @@ def identify_card(b: EventBuilder, command: IdentifyCard) -> None:
     box = b.round.box(number)
     unknown = [] if box is None else [i for i, c in enumerate(box.cards) if c.card is None]
     if box is None or box.removed is not None or not unknown:
-        refuse("no_unknown_card", f"Box {number} holds no unknown card.")
+        refuse("no_unknown_card", f"Box {number} holds no unknown card.", box=number)
     standing = box.bust in (None, "undeclared")
     if not box.turn_over or (standing and phase(b.round) != SETTLING):
         refuse("not_at_settlement", "A standing box's cards are turned up after the bank's turn.")

@@ -36,7 +36,7 @@ def place_wager(b: EventBuilder, command: PlaceWager) -> None:
     stake = verify_stake(command.amount, b.state.settings)
     round_ = _betting_round(b)
     if round_.box(number) is not None:
-        refuse("box_taken", f"Box {number} already has a wager this round.")
+        refuse("box_taken", f"Box {number} already has a wager this round.", box=number)
     if seat != number:
         _verify_extra_box(b, round_, seat, number)
     b.emit("wager.placed", box=number, seat=seat, amount=stake)
@@ -49,9 +49,18 @@ def _verify_extra_box(b: EventBuilder, round_: Round, seat: int, number: int) ->
     if limit == 1:
         refuse("box_not_your_seat", "At this table a player bets only on the box of their seat.")
     if len(own) > limit:
-        refuse("too_many_boxes", f"A player may play at most {limit} boxes at this table.")
+        refuse(
+            "too_many_boxes",
+            f"A player may play at most {limit} boxes at this table.",
+            limit=limit,
+        )
     if seat not in own or own != list(range(own[0], own[-1] + 1)):
-        refuse("box_not_adjacent", f"Box {number} is not next to seat {seat}'s other boxes.")
+        refuse(
+            "box_not_adjacent",
+            f"Box {number} is not next to seat {seat}'s other boxes.",
+            box=number,
+            seat=seat,
+        )
 
 
 def change_wager(b: EventBuilder, command: ChangeWager) -> None:
@@ -59,7 +68,7 @@ def change_wager(b: EventBuilder, command: ChangeWager) -> None:
     stake = verify_stake(command.amount, b.state.settings)
     round_ = _betting_round(b)
     if round_.box(number) is None:
-        refuse("no_wager", f"Box {number} has no wager to change.")
+        refuse("no_wager", f"Box {number} has no wager to change.", box=number)
     b.emit("wager.changed", box=number, amount=stake)
 
 
@@ -67,5 +76,5 @@ def cancel_wager(b: EventBuilder, command: CancelWager) -> None:
     number = verify_box_number(command.box)
     round_ = _betting_round(b)
     if round_.box(number) is None:
-        refuse("no_wager", f"Box {number} has no wager to withdraw.")
+        refuse("no_wager", f"Box {number} has no wager to withdraw.", box=number)
     b.emit("wager.cancelled", box=number)

@@ -19,10 +19,16 @@ from tables.engine.stud.state import BETTING, SeatState, StudState
 
 def verify_seat_in_hand(state: StudState, number: int) -> SeatState:
     if not state.has_seat(number):
-        raise InvalidInputError(f"Seat {number} is not dealt in this hand.", code="unknown_seat")
+        raise InvalidInputError(
+            f"Seat {number} is not dealt in this hand.",
+            code="unknown_seat",
+            params={"seat": number},
+        )
     seat = state.seat(number)
     if not seat.in_hand:
-        raise NotAllowedNowError(f"Seat {number} is no longer in the hand.", code="not_in_hand")
+        raise NotAllowedNowError(
+            f"Seat {number} is no longer in the hand.", code="not_in_hand", params={"seat": number}
+        )
     return seat
 
 
@@ -32,7 +38,9 @@ def take_action(state: StudState, command: Action) -> tuple[Event, ...]:
     if state.phase != BETTING or betting is None or betting.to_act is None:
         raise NotAllowedNowError("No betting is open now.", code="not_betting_now")
     if seat.all_in:
-        raise NotAllowedNowError(f"Seat {seat.seat} is all-in.", code="player_all_in")
+        raise NotAllowedNowError(
+            f"Seat {seat.seat} is all-in.", code="player_all_in", params={"seat": seat.seat}
+        )
     if command.kind == "fold" and command.seat != betting.to_act:
         # TDA 53, 58: a fold out of turn is binding at once.
         option = Option("fold", seat.street_bet, 0, False)
@@ -50,12 +58,15 @@ def _declare_out_of_turn(state: StudState, seat: SeatState, command: Action) -> 
     binding = state.settings.out_of_turn == "binding_if_unchanged"
     if not binding or betting.bring_in_due or seat.seat not in betting.pending:
         raise NotAllowedNowError(
-            f"It is seat {betting.to_act}'s turn, not seat {seat.seat}'s.", code="not_your_turn"
+            f"It is seat {betting.to_act}'s turn, not seat {seat.seat}'s.",
+            code="not_your_turn",
+            params={"to_act": str(betting.to_act), "seat": seat.seat},
         )
     if betting.held_for(seat.seat) is not None:
         raise NotAllowedNowError(
             f"Seat {seat.seat} has already acted out of turn; wait for the turn.",
             code="already_declared",
+            params={"seat": seat.seat},
         )
     as_if_in_turn = changed(state, betting=changed(betting, to_act=seat.seat))
     option = _chosen_option(as_if_in_turn, seat, command)
@@ -101,7 +112,9 @@ def _chosen_option(state: StudState, seat: SeatState, command: Action) -> Option
         if len(matching) > 1:
             amounts = " or ".join(str(option.to) for option in matching)
             raise InvalidInputError(
-                f"Say the amount of the {command.kind}: {amounts}.", code="amount_required"
+                f"Say the amount of the {command.kind}: {amounts}.",
+                code="amount_required",
+                params={"action": command.kind, "amounts": amounts},
             )
         return matching[0]
     for option in matching:
@@ -112,11 +125,22 @@ def _chosen_option(state: StudState, seat: SeatState, command: Action) -> Option
             f"Seat {seat.seat} has only {seat.stack} behind; the most it can reach is "
             f"{seat.street_bet + seat.stack}.",
             code="insufficient_chips",
+            params={
+                "seat": seat.seat,
+                "stack": seat.stack,
+                "most": seat.street_bet + seat.stack,
+            },
         )
     amounts = " or ".join(str(option.to) for option in matching)
     raise InvalidInputError(
         f"A {command.kind} by seat {seat.seat} goes to {amounts}, not {command.amount}.",
         code="wrong_amount",
+        params={
+            "action": command.kind,
+            "seat": seat.seat,
+            "amounts": amounts,
+            "amount": command.amount,
+        },
     )
 
 
@@ -128,7 +152,9 @@ def _not_legal(
     allowed = ", ".join(sorted({option.kind for option in legal}))
     if betting.bring_in_due:
         return NotAllowedNowError(
-            f"Seat {seat.seat} must bring in or complete ({allowed}).", code="bring_in_required"
+            f"Seat {seat.seat} must bring in or complete ({allowed}).",
+            code="bring_in_required",
+            params={"seat": seat.seat, "allowed": allowed},
         )
     if kind in AGGRESSIVE and betting.count and not cap_allows(state):
         return NotAllowedNowError("The betting is capped on this street.", code="raise_cap_reached")
@@ -138,11 +164,14 @@ def _not_legal(
         )
     if kind == "check":
         return NotAllowedNowError(
-            f"Seat {seat.seat} faces a bet and cannot check ({allowed}).", code="cannot_check"
+            f"Seat {seat.seat} faces a bet and cannot check ({allowed}).",
+            code="cannot_check",
+            params={"seat": seat.seat, "allowed": allowed},
         )
     return NotAllowedNowError(
         f"Seat {seat.seat} cannot {kind.replace('_', ' ')} now; allowed: {allowed}.",
         code="action_not_allowed",
+        params={"seat": seat.seat, "action": kind, "allowed": allowed},
     )
 
 

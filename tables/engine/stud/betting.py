@@ -153,9 +153,7 @@ def apply_action(state: StudState, seat_number: int, data: dict[str, object]) ->
     elif data.get("full"):
         betting = _after_full_bet(state, betting, seat_number, to, bool(data.get("big")), others)
     elif kind in AGGRESSIVE and to > betting.level:
-        facing = tuple(s for s in others if state.seat(s).street_bet < to)
-        pending = betting.pending + tuple(s for s in facing if s not in betting.pending)
-        betting = changed(betting, level=to, pending=pending, last_aggressor=seat_number)
+        betting = _after_short_all_in(state, betting, seat_number, to, others)
     to_act = _next_to_act(state, betting, seat_number)
     return changed(state, betting=changed(betting, to_act=to_act))
 
@@ -200,6 +198,27 @@ def _after_full_bet(
     )
 
 
+def _after_short_all_in(
+    state: StudState, betting: Betting, seat: int, to: int, others: tuple[int, ...]
+) -> Betting:
+    """An all-in below a full bet: it reopens nothing for those who acted (TDA 47-B).
+
+    R9: when it is the bring-in player's completion, the bring-in is made and nobody has acted
+    yet, so every later player may call it, complete to the full bet, or fold.
+    """
+    facing = tuple(s for s in others if state.seat(s).street_bet < to)
+    pending = betting.pending + tuple(s for s in facing if s not in betting.pending)
+    may_raise = others if betting.bring_in_due else betting.may_raise
+    return changed(
+        betting,
+        level=to,
+        pending=pending,
+        may_raise=may_raise,
+        last_aggressor=seat,
+        bring_in_due=False,
+    )
+
+
 def _next_to_act(state: StudState, betting: Betting, actor: int) -> int | None:
     if betting.to_act is not None and betting.to_act != actor and betting.to_act in betting.pending:
         return betting.to_act  # a fold out of turn leaves the turn where it was
@@ -208,7 +227,19 @@ def _next_to_act(state: StudState, betting: Betting, actor: int) -> int | None:
 
 def is_street_over(state: StudState) -> bool:
     betting = state.betting
-    return betting is not None and (not betting.pending or len(state.in_hand()) <= 1)
+    if betting is None:
+        return False
+    return not betting.pending or len(state.in_hand()) <= 1 or _lone_player_owes_nothing(state)
+
+
+def _lone_player_owes_nothing(state: StudState) -> bool:
+    """R11: at most one player can still bet and he owes nothing: nobody is asked to act."""
+    betting = state.betting
+    assert betting is not None
+    able = state.can_bet()
+    if len(able) > 1:
+        return False
+    return all(seat.street_bet >= betting.level for seat in able)
 
 
 def uncalled_bets(state: StudState) -> list[dict[str, int]]:

@@ -181,7 +181,11 @@ def command_from_json(kind: str, data: Mapping[str, Any]) -> Command:
         return Action(kind, _int(data, "seat"), _int(data, "amount", optional=True))
     builder = _BUILDERS.get(kind)
     if builder is None:
-        raise InvalidInputError(f"Unknown Stud command {kind!r}.", code="unknown_command")
+        raise InvalidInputError(
+            f"Unknown Stud command {kind!r}.",
+            code="unknown_command",
+            params={"command": repr(kind)},
+        )
     return builder(data)
 
 
@@ -232,7 +236,9 @@ def _show(data: Mapping[str, Any]) -> Show:
 def _void(data: Mapping[str, Any]) -> VoidHand:
     cause = data.get("cause")
     if cause is not None and cause not in VOID_CAUSES:
-        raise _bad(f"cause must be one of {', '.join(VOID_CAUSES)}.")
+        raise _bad(
+            f"cause must be one of {', '.join(VOID_CAUSES)}.", allowed=", ".join(VOID_CAUSES)
+        )
     return VoidHand(_required_text(data, "reason"), cause, *_approval(data))
 
 
@@ -264,8 +270,8 @@ _BUILDERS: dict[str, Callable[[Mapping[str, Any]], Command]] = {
 }
 
 
-def _bad(message: str) -> InvalidInputError:
-    return InvalidInputError(message, code="malformed_command")
+def _bad(message: str, **params: str | int) -> InvalidInputError:
+    return InvalidInputError(message, code="malformed_command", params=params)
 
 
 def _int(data: Mapping[str, Any], name: str, *, optional: bool = False) -> Any:
@@ -273,7 +279,7 @@ def _int(data: Mapping[str, Any], name: str, *, optional: bool = False) -> Any:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(f"{name} must be a whole number.")
+        raise _bad(f"{name} must be a whole number.", field=name)
     return value
 
 
@@ -282,26 +288,26 @@ def _text(data: Mapping[str, Any], name: str, *, optional: bool = False) -> Any:
     if value is None and optional:
         return None
     if not isinstance(value, str):
-        raise _bad(f"{name} must be text.")
+        raise _bad(f"{name} must be text.", field=name)
     return value
 
 
 def _required_text(data: Mapping[str, Any], name: str) -> str:
     value = _text(data, name)
     if not value.strip():
-        raise _bad(f"{name} must not be empty.")
+        raise _bad(f"{name} must not be empty.", field=name)
     return str(value)
 
 
 def _flag(data: Mapping[str, Any], name: str) -> bool:
     value = data.get(name, False)
     if not isinstance(value, bool):
-        raise _bad(f"{name} must be true or false.")
+        raise _bad(f"{name} must be true or false.", field=name)
     return value
 
 
 def _source(data: Mapping[str, Any]) -> str:
     source = data.get("source", "tablet")
     if source not in SOURCES:
-        raise _bad(f"source must be one of {', '.join(SOURCES)}.")
+        raise _bad(f"source must be one of {', '.join(SOURCES)}.", allowed=", ".join(SOURCES))
     return str(source)

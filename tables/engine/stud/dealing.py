@@ -58,8 +58,11 @@ def verify_card(state: StudState, card: str | None) -> None:
         return
     parse_card(card)
     if card in state.known_cards:
+        # The first copy may be a hole card or a burn: the sentence names no card, and reads
+        # the same whichever copy it is.
         raise InvalidInputError(
-            f"{card} has already been dealt in this hand; check the card.", code="duplicate_card"
+            "That card has already been dealt in this hand; check the card.",
+            code="duplicate_card",
         )
 
 
@@ -71,7 +74,9 @@ def due_card(state: StudState, seat: int | None) -> DueCard:
     if seat is not None and seat != due.seat:
         target = "the community card" if due.seat == COMMUNITY else f"seat {due.seat}"
         raise NotAllowedNowError(
-            f"The next card goes to {target}, not seat {seat}.", code="card_not_due"
+            f"The next card goes to {target}, not seat {seat}.",
+            code="card_not_due",
+            params={"due": "community" if due.seat == COMMUNITY else due.seat, "seat": seat},
         )
     return due
 

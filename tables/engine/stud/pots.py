@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tables.engine.poker.cards import SUIT_INDEXES
 from tables.engine.stud.state import SeatState
@@ -13,6 +13,13 @@ from tables.engine.stud.state import SeatState
 class Pot:
     amount: int
     eligible: tuple[int, ...]
+    # Whose chips the pot holds; not part of a pot's identity.
+    contributors: tuple[int, ...] = field(default=(), compare=False)
+
+    @property
+    def returned(self) -> bool:
+        """R12: only its single eligible player's chips (an unmatched ante or bet): returned."""
+        return len(self.eligible) == 1 and self.contributors == self.eligible
 
 
 def form_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
@@ -25,18 +32,23 @@ def form_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
     levels = sorted({s.committed for s in contenders if s.committed > 0})
     if not levels:
         total = sum(s.committed for s in seats)
-        return (Pot(total, tuple(s.seat for s in contenders)),) if total else ()
+        paying = tuple(s.seat for s in seats if s.committed)
+        return (Pot(total, tuple(s.seat for s in contenders), paying),) if total else ()
     pots: list[Pot] = []
     previous = 0
     for level in levels:
-        amount = sum(min(s.committed, level) - min(s.committed, previous) for s in seats)
+        parts = {s.seat: min(s.committed, level) - min(s.committed, previous) for s in seats}
         if level == levels[-1]:
-            amount += sum(max(0, s.committed - level) for s in seats)
+            for s in seats:
+                parts[s.seat] += max(0, s.committed - level)
+        amount = sum(parts.values())
+        paying = tuple(seat for seat, part in parts.items() if part)
         eligible = tuple(s.seat for s in contenders if s.committed >= level)
         if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+            merged = tuple(sorted(set(pots[-1].contributors) | set(paying)))
+            pots[-1] = Pot(pots[-1].amount + amount, eligible, merged)
         else:
-            pots.append(Pot(amount, eligible))
+            pots.append(Pot(amount, eligible, paying))
         previous = level
     return tuple(pots)
 

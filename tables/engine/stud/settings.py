@@ -53,14 +53,18 @@ class StudSettings:
         """Build and validate settings; missing amounts follow the seed's ratios."""
         unknown = sorted(set(raw) - {f.name for f in fields(cls)})
         if unknown:
-            raise _bad("unknown_setting", f"Unknown Stud setting(s): {', '.join(unknown)}.")
+            raise _bad(
+                "unknown_setting",
+                f"Unknown Stud setting(s): {', '.join(unknown)}.",
+                settings=", ".join(unknown),
+            )
         chip = _whole(raw, "chip", 1, minimum=1)
         small_bet = _whole(raw, "small_bet", None, minimum=1)
         settings = cls(
             small_bet=small_bet,
             big_bet=_whole(raw, "big_bet", 2 * small_bet, minimum=1),
-            ante=_whole(raw, "ante", _ratio(small_bet, 5, chip, "ante"), minimum=0),
-            bring_in=_whole(raw, "bring_in", _ratio(small_bet, 2, chip, "bring_in"), minimum=1),
+            ante=_explicit_or_ratio(raw, "ante", small_bet, 5, chip, minimum=0),
+            bring_in=_explicit_or_ratio(raw, "bring_in", small_bet, 2, chip, minimum=1),
             chip=chip,
             raise_cap=_whole(raw, "raise_cap", 3, minimum=0),
             rake_percent=_percent(raw.get("rake_percent", Decimal(0))),
@@ -85,13 +89,34 @@ class StudSettings:
         """Amounts must be whole chips and in a sensible order."""
         for name in (*AMOUNTS, "rake_unit"):
             if getattr(self, name) % self.chip:
-                raise _bad("not_whole_chips", f"{name} must be a whole multiple of {self.chip}.")
+                raise _bad(
+                    "not_whole_chips",
+                    f"{name} must be a whole multiple of {self.chip}.",
+                    setting=name,
+                    chip=self.chip,
+                )
         if self.rake_cap is not None and self.rake_cap % self.rake_unit:
-            raise _bad("not_whole_chips", "rake_cap must be a whole multiple of the rake unit.")
+            raise _bad(
+                "not_whole_chips",
+                "rake_cap must be a whole multiple of the rake unit.",
+                setting="rake_cap",
+                rake_unit=self.rake_unit,
+            )
         if self.big_bet < self.small_bet:
-            raise _bad("bad_limits", "The big bet cannot be smaller than the small bet.")
-        if self.bring_in > self.small_bet:
-            raise _bad("bad_limits", "The bring-in cannot be larger than the small bet.")
+            raise _bad(
+                "bad_limits",
+                "The big bet cannot be smaller than the small bet.",
+                big_bet=self.big_bet,
+                small_bet=self.small_bet,
+            )
+        if self.bring_in >= self.small_bet:
+            # R8: a bring-in of the small bet would leave nothing to complete.
+            raise _bad(
+                "bad_limits",
+                "The bring-in must be less than the small bet.",
+                bring_in=self.bring_in,
+                small_bet=self.small_bet,
+            )
 
     def to_mapping(self) -> dict[str, Any]:
         """JSON-ready form (the rake percentage as a string, never a float)."""
@@ -100,19 +125,35 @@ class StudSettings:
         return data
 
 
-def _bad(code: str, message: str) -> InvalidInputError:
-    return InvalidInputError(message, code=code)
+def _bad(code: str, message: str, **params: str | int) -> InvalidInputError:
+    return InvalidInputError(message, code=code, params=params)
 
 
 def _whole(raw: Mapping[str, Any], name: str, default: int | None, *, minimum: int) -> int:
     value = raw.get(name, default)
     if value is None:
-        raise _bad("missing_setting", f"The Stud setting {name} is required.")
+        raise _bad("missing_setting", f"The Stud setting {name} is required.", setting=name)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad("invalid_setting", f"{name} must be a whole number of chips, not {value!r}.")
+        raise _bad(
+            "invalid_setting",
+            f"{name} must be a whole number of chips, not {value!r}.",
+            setting=name,
+            value=repr(value),
+        )
     if value < minimum:
-        raise _bad("invalid_setting", f"{name} must be at least {minimum}.")
+        raise _bad(
+            "invalid_setting", f"{name} must be at least {minimum}.", setting=name, minimum=minimum
+        )
     return int(value)
+
+
+def _explicit_or_ratio(
+    raw: Mapping[str, Any], name: str, small_bet: int, divisor: int, chip: int, *, minimum: int
+) -> int:
+    """R7: an explicit ante or bring-in is taken as given; only a missing one is computed."""
+    if raw.get(name) is not None:
+        return _whole(raw, name, None, minimum=minimum)
+    return _ratio(small_bet, divisor, chip, name)
 
 
 def _ratio(small_bet: int, divisor: int, chip: int, name: str) -> int:
@@ -120,6 +161,8 @@ def _ratio(small_bet: int, divisor: int, chip: int, name: str) -> int:
         raise _bad(
             "not_whole_chips",
             f"The default {name} (small bet / {divisor}) is not whole chips; set it explicitly.",
+            setting=name,
+            divisor=divisor,
         )
     return small_bet // divisor
 
@@ -127,7 +170,12 @@ def _ratio(small_bet: int, divisor: int, chip: int, name: str) -> int:
 def _flag(raw: Mapping[str, Any], name: str) -> bool:
     value = raw.get(name, getattr(StudSettings, name))
     if not isinstance(value, bool):
-        raise _bad("invalid_setting", f"{name} must be true or false, not {value!r}.")
+        raise _bad(
+            "invalid_setting",
+            f"{name} must be true or false, not {value!r}.",
+            setting=name,
+            value=repr(value),
+        )
     return value
 
 
@@ -135,18 +183,35 @@ def _choice(raw: Mapping[str, Any], name: str) -> str:
     value = raw.get(name, getattr(StudSettings, name))
     if value not in CHOICES[name]:
         allowed = ", ".join(CHOICES[name])
-        raise _bad("invalid_setting", f"{name} must be one of {allowed}, not {value!r}.")
+        raise _bad(
+            "invalid_setting",
+            f"{name} must be one of {allowed}, not {value!r}.",
+            setting=name,
+            allowed=allowed,
+            value=repr(value),
+        )
     return str(value)
 
 
 def _percent(value: Any) -> Decimal:
     """A percentage as Decimal or its string; floats are refused because money is exact."""
     if isinstance(value, float | bool) or not isinstance(value, Decimal | int | str):
-        raise _bad("invalid_setting", 'rake_percent must be a decimal string such as "5".')
+        raise _bad(
+            "invalid_setting",
+            'rake_percent must be a decimal string such as "5".',
+            setting="rake_percent",
+        )
     try:
         percent = Decimal(value)
     except InvalidOperation:
-        raise _bad("invalid_setting", f"rake_percent {value!r} is not a number.") from None
+        raise _bad(
+            "invalid_setting",
+            f"rake_percent {value!r} is not a number.",
+            setting="rake_percent",
+            value=repr(value),
+        ) from None
     if not percent.is_finite() or not 0 <= percent <= MAX_RAKE_PERCENT:
-        raise _bad("invalid_setting", "rake_percent must be between 0 and 100.")
+        raise _bad(
+            "invalid_setting", "rake_percent must be between 0 and 100.", setting="rake_percent"
+        )
     return percent

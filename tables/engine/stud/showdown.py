@@ -47,7 +47,9 @@ def verify_turn_to_show(state: StudState, number: int) -> SeatState:
     due = next_to_show(state)
     if due != number:
         raise NotAllowedNowError(
-            f"Seat {due} shows or mucks before seat {number}.", code="not_your_turn"
+            f"Seat {due} shows or mucks before seat {number}.",
+            code="not_your_turn",
+            params={"due": str(due), "seat": number},
         )
     return state.seat(number)
 
@@ -59,19 +61,23 @@ def revealed_down_cards(state: StudState, seat: SeatState, cards: Sequence[str])
             raise InvalidInputError(
                 f"Seat {seat.seat}'s face-down cards are not known: enter them to show the hand.",
                 code="unknown_cards_at_showdown",
+                params={"seat": seat.seat},
             )
         return [card for card in seat.down if card is not None]
     if len(cards) != len(seat.down) or len(set(cards)) != len(cards):
         raise InvalidInputError(
             f"Seat {seat.seat} has {len(seat.down)} different face-down cards to show.",
             code="wrong_card_count",
+            params={"seat": seat.seat, "count": len(seat.down)},
         )
     known = [card for card in seat.down if card is not None]
     missing = [card for card in known if card not in cards]
     if missing:
         raise InvalidInputError(
-            f"Seat {seat.seat}'s face-down cards include {', '.join(missing)}, not shown here.",
+            f"The cards shown for seat {seat.seat} are not the face-down cards the shoe read; "
+            "call the pit boss.",
             code="card_mismatch",
+            params={"seat": seat.seat},
         )
     for card in cards:
         if card not in known:
@@ -91,7 +97,9 @@ def verify_muck(state: StudState, number: int) -> None:
         raise NotAllowedNowError("The last live hand cannot be mucked.", code="last_live_hand")
     if number in state.show_requested:
         raise NotAllowedNowError(
-            f"A caller asked to see seat {number}'s hand: it must be shown.", code="show_requested"
+            f"A caller asked to see seat {number}'s hand: it must be shown.",
+            code="show_requested",
+            params={"seat": number},
         )
 
 
@@ -104,16 +112,21 @@ def verify_ask_to_see(state: StudState, number: int, asked_by: int) -> None:
         raise NotAllowedNowError(
             f"Only the last aggressor's hand may be asked for; seat {number} was not.",
             code="not_last_aggressor",
+            params={"seat": number},
         )
     seat = state.seat(number)
     if not seat.live or seat.shown:
         raise NotAllowedNowError(
-            f"Seat {number}'s hand is not waiting to be shown.", code="not_due"
+            f"Seat {number}'s hand is not waiting to be shown.",
+            code="not_due",
+            params={"seat": number},
         )
     asker = next((s for s in state.in_hand() if s.seat == asked_by and s.live), None)
     if asker is None or asked_by == number:
         raise NotAllowedNowError(
-            f"Seat {asked_by} holds no live hand to ask with.", code="not_a_caller"
+            f"Seat {asked_by} holds no live hand to ask with.",
+            code="not_a_caller",
+            params={"seat": asked_by},
         )
 
 
@@ -124,7 +137,9 @@ def verify_show_mucked(state: StudState, number: int) -> SeatState:
         )
     seat = state.seat(number)
     if not seat.mucked:
-        raise NotAllowedNowError(f"Seat {number} did not muck.", code="not_mucked")
+        raise NotAllowedNowError(
+            f"Seat {number} did not muck.", code="not_mucked", params={"seat": number}
+        )
     return seat
 
 
@@ -135,7 +150,9 @@ def seat_cards(state: StudState, seat: SeatState) -> list[str]:
 def award(state: StudState) -> dict[str, Any]:
     """Every pot, its rake and its winners, from the last side pot to the main pot."""
     pots = form_pots(state.seats)
-    rakes = rake_pots(state.settings, [pot.amount for pot in pots], raked=state.fourth_dealt)
+    # R12: a pot of one player's own chips goes back to him like an uncalled bet, unraked.
+    rakeable = [0 if pot.returned else pot.amount for pot in pots]
+    rakes = rake_pots(state.settings, rakeable, raked=state.fourth_dealt)
     live = {s.seat for s in state.seats if s.live}
     contested = sum(1 for pot in pots if len([n for n in pot.eligible if n in live]) > 1)
     values = _hand_values(state, live) if contested else {}
@@ -143,7 +160,10 @@ def award(state: StudState) -> dict[str, Any]:
     payouts: dict[int, int] = {}
     for index in reversed(range(len(pots))):
         pot, rake = pots[index], rakes[index]
-        winners = _winners([n for n in pot.eligible if n in live] or sorted(live), values)
+        if pot.returned:
+            winners = list(pot.eligible)  # his own chips, even if he mucked
+        else:
+            winners = _winners([n for n in pot.eligible if n in live] or sorted(live), values)
         five_cards = {seat: values[seat].cards for seat in winners if seat in values}
         order = odd_chip_order(winners, five_cards, state.settings.odd_chip)
         shares = split(pot.amount - rake, state.settings.chip, order)
@@ -155,6 +175,7 @@ def award(state: StudState) -> dict[str, Any]:
                 "amount": pot.amount,
                 "rake": rake,
                 "eligible": list(pot.eligible),
+                "returned": pot.returned,
                 "shares": [{"seat": seat, "amount": shares[seat]} for seat in winners],
             }
         )

@@ -40,8 +40,13 @@ def showing_strength(cards: Sequence[str]) -> tuple[int, ...]:
 
 
 def suit_tiebreak(cards: Sequence[str]) -> tuple[int, ...]:
-    """Between equal showing hands: the highest card by suit, most significant card first."""
-    return tuple(_suit(card) for card in _by_significance(cards))
+    """Between equal showing hands: the highest card by suit (TDA RP-10-D).
+
+    R14: the highest card is the highest-ranking up card, whatever group it belongs to, so
+    `Qc Qh Ks` beats `Qs Qd Kc` on the king of spades; equal ranks go on to the next card.
+    """
+    ordered = sorted(cards, key=lambda card: (_rank(card), _suit(card)), reverse=True)
+    return tuple(_suit(card) for card in ordered)
 
 
 def showing_cards(state: StudState, seat: SeatState) -> tuple[str, ...]:

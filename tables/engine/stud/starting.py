@@ -44,11 +44,16 @@ def _verify_entries(state: StudState, entries: list[SeatEntry]) -> None:
         raise InvalidInputError("A player is listed in two seats.", code="duplicate_player")
     for entry in entries:
         if entry.seat < 1:
-            raise InvalidInputError(f"Seat {entry.seat} does not exist.", code="unknown_seat")
+            raise InvalidInputError(
+                f"Seat {entry.seat} does not exist.",
+                code="unknown_seat",
+                params={"seat": entry.seat},
+            )
         if entry.stack < 0 or entry.stack % state.settings.chip:
             raise InvalidInputError(
                 f"Seat {entry.seat}'s stack must be whole chips of {state.settings.chip}.",
                 code="not_whole_chips",
+                params={"seat": entry.seat, "chip": state.settings.chip},
             )
 
 

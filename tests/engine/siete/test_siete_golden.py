@@ -47,6 +47,8 @@ def check(table: Table, expect: dict[str, Any]) -> None:
         assert {name: settled[name] for name in fields} == fields, box
     for box, cards in expect.get("box_cards", {}).items():
         assert next(b for b in view["boxes"] if b["box"] == int(box))["cards"] == cards
+    if "live_bank_cards" in expect:
+        assert view["bank"]["cards"] == expect["live_bank_cards"]
     if "bank_cards" in expect:
         assert [c["card"] for c in audit["bank"]["cards"]] == expect["bank_cards"]
     if "dead_cards" in expect:
@@ -68,4 +70,6 @@ def test_golden_round(path: Path) -> None:
 
 
 def test_the_golden_rounds_cover_every_named_case() -> None:
-    assert len(GOLDEN) >= 20
+    assert len(GOLDEN) >= 26
+    rulings = {path.stem.split("_")[0] for path in GOLDEN if path.stem.startswith("r")}
+    assert {f"r{n}" for n in range(1, 7)} <= rulings

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from siete_table import Table, refusal
 
+from tables.engine.errors import RuleError
 from tables.engine.siete import (
+    Command,
     CorrectHeldCard,
     IdentifyCard,
     MoveCard,
@@ -52,11 +55,38 @@ def test_a_tablet_card_for_a_box_that_already_has_its_deal_card_is_out_of_order(
     assert refusal(table, RecordCard("3C", target="box", box=1)) == "card_out_of_order"
 
 
-def test_a_reveal_needs_a_face_down_card_and_must_match_what_the_shoe_read() -> None:
+def test_a_card_the_shoe_read_is_turned_up_as_read_and_never_compared_with_a_guess() -> None:
     table = dealt("2O", "3C")
-    assert refusal(table, Reveal(1, card="4E")) == "card_mismatch"
-    table.do(Reveal(1, card="2o"))
+    # Right or wrong, an entry answers the same: a guess learns nothing of the hidden card.
+    wrong, right = refused(table, Reveal(1, card="4E")), refused(table, Reveal(1, card="2o"))
+    assert (wrong.code, wrong.message, wrong.params) == (right.code, right.message, right.params)
+    assert wrong.code == "card_already_read"
+    table.do(Reveal(1))
+    assert table.view()["boxes"][0]["cards"] == [{"card": "2O"}]
     assert refusal(table, Reveal(1)) == "no_face_down_card"
+
+
+def test_a_duplicate_entry_reads_the_same_whether_the_first_copy_is_hidden_or_not() -> None:
+    table = Table()
+    table.do(PlaceWager(1, 10))
+    table.do(RecordCard("5O", source="shoe"))  # box 1, face down
+    table.do(RecordCard("3C"))  # the bank, face down
+    table.do(RequestDraw(1))
+    table.do(RecordCard("6E"))  # face up
+    table.do(RequestDraw(1))
+    hidden, seen = refused(table, RecordCard("5O")), refused(table, RecordCard("6E"))
+    assert (hidden.code, hidden.message, hidden.params) == (seen.code, seen.message, seen.params)
+    assert hidden.code == "duplicate_card"
+    assert "5O" not in hidden.message
+    assert "3C" not in refused(table, RecordCard(" 3c")).message
+
+
+def refused(table: Table, command: Command) -> RuleError:
+    before = table.state
+    with pytest.raises(RuleError) as error:
+        table.do(command)
+    assert table.state is before
+    return error.value
 
 
 def test_the_bank_card_is_revealed_once_and_an_unknown_one_before_the_bank_draws() -> None:

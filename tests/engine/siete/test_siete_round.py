@@ -167,7 +167,20 @@ def test_declaring_bust_on_seven_and_a_half_or_less_is_refused() -> None:
     shoe(table, "3O", "4C")
     table.do(RequestDraw(1))
     shoe(table, "4B")
+    table.do(Reveal(1))
     assert refusal(table, DeclareBust(1)) == "not_bust"
+
+
+def test_r1_a_false_bust_declaration_turns_the_face_down_card_up() -> None:
+    table = Table()
+    table.do(PlaceWager(1, 10))
+    shoe(table, "6C", "4C")
+    events = table.do(DeclareBust(1))
+    assert [e.type for e in events] == ["card.revealed", "bust.refused"]
+    assert events[1].data == {"box": 1, "code": "not_bust", "total_halves": 12}
+    assert table.view()["boxes"][0]["cards"] == [{"card": "6C"}]
+    table.do(RequestDraw(1, face_down=True))  # refused face_down_limit before R1
+    assert table.view()["turn"] == {"hand": "box", "box": 1}
 
 
 def test_a_declared_bust_loses_at_once_before_the_bank_plays() -> None:
@@ -190,7 +203,6 @@ def test_a_tablet_face_down_card_is_entered_when_the_bust_is_declared() -> None:
     table.do(RequestDraw(1))
     table.do(RecordCard("6B"))
     assert refusal(table, DeclareBust(1)) == "card_required"
-    assert refusal(table, DeclareBust(1, card="1O")) == "not_bust"
     table.do(DeclareBust(1, card="5O"))
     assert table.settled(1)["outcome"] == "player_bust"
     assert table.phase == "settling"  # the bank's unknown card must still be turned up
@@ -218,13 +230,28 @@ def test_a_shoe_read_bust_on_a_stand_is_an_undeclared_bust() -> None:
     table.do(RequestDraw(1))
     shoe(table, "4B")  # 6 hidden + 4 = 10: over, but the table sees 4½
     assert table.view()["turn"] == {"hand": "box", "box": 1}
-    table.do(Stand(1))
-    assert table.alerts() == ["undeclared_bust"]
+    stood = table.do(Stand(1))
+    # Nothing may show the bust before the card is turned up (the stand's answer included).
+    assert [e.type for e in stood] == ["box.stood"]
+    assert table.alerts() == []
     assert table.phase == "bank"  # an undeclared bust is not visible: the box counts as standing
     assert table.view()["boxes"][0]["status"] == "stood"
     table.do(RevealBank())
     shoe(table, "7C")  # the bank busts on 11
+    assert table.alerts() == ["undeclared_bust"]
     assert table.settled(1)["outcome"] == "player_bust"
+
+
+def test_a_tablet_face_down_card_shown_on_a_false_bust_declaration_is_face_up() -> None:
+    table = Table()
+    table.do(PlaceWager(1, 10))
+    table.do(RecordCard(None))
+    table.do(RecordCard(None))
+    table.do(RequestDraw(1))
+    table.do(RecordCard("6B"))
+    events = table.do(DeclareBust(1, card="1O"))
+    assert [e.type for e in events] == ["card.revealed", "bust.refused"]
+    assert table.view()["boxes"][0]["cards"] == [{"card": "1O"}, {"card": "6B"}]
 
 
 def test_a_player_who_keeps_drawing_while_bust_raises_an_undeclared_bust() -> None:

@@ -33,6 +33,11 @@ def _scenarios() -> list[Any]:
 
 @pytest.mark.parametrize("scenario", _scenarios())
 def test_golden_hand_plays_as_the_rules_say(scenario: dict[str, Any]) -> None:
+    if "settings_error" in scenario:
+        with pytest.raises(RuleError) as refused:
+            StudTable(scenario["settings"])
+        assert refused.value.code == scenario["settings_error"]
+        return
     table = StudTable(scenario["settings"])
     table.start({int(seat): stack for seat, stack in scenario["stacks"].items()})
     for index, step in enumerate(scenario["steps"]):
@@ -135,6 +140,16 @@ REQUIRED = {
     "split_pot": ["three_way_split_gives_the_odd_chip_to_the_highest_card_by_suit"],
     "rake": ["a_hand_everyone_folds_on_third_street_is_not_raked"],
     "void": ["a_voided_hand_returns_every_chip"],
+    "rulings": [
+        "r7_an_explicit_ante_and_bring_in_are_taken_as_given",
+        "r8_a_bring_in_equal_to_the_small_bet_is_refused",
+        "r9_a_short_completion_by_the_bring_in_player_is_called_or_completed",
+        "r10_the_raise_that_reaches_the_cap_keeps_it_heads_up",
+        "r11_a_lone_player_who_owes_nothing_is_not_asked_to_act",
+        "r12_a_pot_of_one_players_chips_is_returned_unraked",
+        "r13_showdown_order_with_no_bet_on_the_last_round_starts_at_the_high_hand",
+        "r14_high_hand_tie_by_suit_compares_the_highest_card",
+    ],
 }
 
 
