@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tables.engine.frozen import memo
 from tables.engine.siete.cards import SIETE_Y_MEDIO_HALVES, VALUE_HALVES
 from tables.engine.siete.state import Box, HandCard, Round
 
@@ -66,11 +67,23 @@ def visibly_bust(cards: Iterable[HandCard]) -> bool:
 
 
 def active_boxes(round_: Round) -> tuple[Box, ...]:
-    return tuple(box for box in round_.boxes if box.removed is None)
+    cache = memo(round_)
+    found: tuple[Box, ...] | None = cache.get("active_boxes")
+    if found is None:
+        found = cache["active_boxes"] = tuple(b for b in round_.boxes if b.removed is None)
+    return found
 
 
 def current_box(round_: Round) -> Box | None:
     """The box whose turn it is: the first box in order whose turn is not over."""
+    cache = memo(round_)
+    if "current_box" not in cache:
+        cache["current_box"] = _current_box(round_)
+    found: Box | None = cache["current_box"]
+    return found
+
+
+def _current_box(round_: Round) -> Box | None:
     if not round_.betting_closed or dealing_incomplete(round_):
         return None
     for box in active_boxes(round_):
@@ -95,6 +108,14 @@ def bank_revealed(round_: Round) -> bool:
 def phase(round_: Round | None) -> str:
     if round_ is None:
         return NO_ROUND
+    cache = memo(round_)
+    found: str | None = cache.get("phase")
+    if found is None:
+        found = cache["phase"] = _phase(round_)
+    return found
+
+
+def _phase(round_: Round) -> str:
     if round_.voided:
         return VOIDED
     if round_.settled:

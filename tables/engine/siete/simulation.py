@@ -49,6 +49,10 @@ class FreshDeck:
     def shuffle(self) -> None:
         self._left = len(self._cards)
 
+    def dealt(self) -> list[str]:
+        """The cards drawn since the last shuffle."""
+        return self._cards[self._left :]
+
     def draw(self) -> str:
         cards, left = self._cards, self._left
         index = self._rng.randrange(left)
@@ -72,7 +76,11 @@ def _halves(stand_on: Any) -> int:
 
 
 def play_round_by_rules(
-    deck: FreshDeck, seats: int, stand_halves: int, settings: SieteSettings
+    deck: FreshDeck,
+    seats: int,
+    stand_halves: int,
+    settings: SieteSettings,
+    stake: int = STAKE_CHIPS,
 ) -> list[BoxResult]:
     deck.shuffle()
     hands = [[deck.draw()] for _ in range(seats)]
@@ -92,7 +100,7 @@ def play_round_by_rules(
             card = deck.draw()
             bank.append(card)
             total += values[card]
-    return [settle_box(hand, bank, STAKE_CHIPS, settings) for hand in hands]
+    return [settle_box(hand, bank, stake, settings) for hand in hands]
 
 
 class EngineTable:
@@ -194,6 +202,86 @@ def simulate(
     else:
         raise ValueError("via is 'rules' or 'engine'")
     return _report(tally, rounds, seats, stand_halves, ties, via)
+
+
+def simulate_settings(rounds: int, rng: Random) -> dict[str, Any]:
+    """Rounds by the rule functions under settings drawn at random, every payout checked.
+
+    Each block of rounds draws a paytable, tie and breakage rule, chip and stake; each round
+    draws its boxes (1 to 6) and the total the players stand on. Chips are conserved box by
+    box (what comes back is the stake plus the net win, never less than nothing; the net win is
+    the paytable's exact amount rounded to the chip the way the table rounds), and no card is
+    dealt twice in a round.
+    """
+    checks: dict[str, int] = dict.fromkeys(SETTLEMENT_CHECKS, 0)
+    violations: list[str] = []
+    deck = FreshDeck(rng)
+    played, hands, staked, returned = 0, 0, 0, 0
+    while played < rounds:
+        settings, stake = _drawn_settings(rng)
+        for _ in range(min(500, rounds - played)):
+            seats = rng.randint(1, 6)
+            results = play_round_by_rules(deck, seats, rng.randint(8, 13), settings, stake)
+            for result in results:
+                _check_settlement(result, settings, checks, violations)
+            dealt = deck.dealt()
+            checks["no_card_twice"] += 1
+            if len(set(dealt)) != len(dealt):
+                violations.append(f"a card dealt twice: {dealt}")
+            played += 1
+            hands += len(results)
+            staked += stake * len(results)
+            returned += sum(result.returned for result in results)
+    return {
+        "rounds": played,
+        "hands": hands,
+        "staked": staked,
+        "returned": returned,
+        "invariants": {name: {"checked": count} for name, count in checks.items()},
+        "violations": violations[:50],
+        "ok": not violations,
+    }
+
+
+SETTLEMENT_CHECKS = ("returned_is_stake_plus_net", "net_is_the_paytable_rounded", "no_card_twice")
+PAYTABLES: tuple[dict[str, str], ...] = (
+    {},
+    {"real": "3:1", "siete_y_medio": "2:1"},
+    {"siete_y_medio": "6:5"},
+)
+
+
+def _drawn_settings(rng: Random) -> tuple[SieteSettings, int]:
+    chip = rng.choice((1, 2, 5))
+    stake = chip * rng.choice((1, 3, 5, 7, 25))
+    settings = SieteSettings.from_mapping(
+        {
+            "min_stake": chip,
+            "max_stake": stake,
+            "chip": chip,
+            "ties": rng.choice(("push", "bank")),
+            "breakage": rng.choice(("down", "up")),
+            "paytable": rng.choice(PAYTABLES),
+        }
+    )
+    return settings, stake
+
+
+def _check_settlement(
+    result: BoxResult, settings: SieteSettings, checks: dict[str, int], violations: list[str]
+) -> None:
+    checks["returned_is_stake_plus_net"] += 1
+    if result.returned != result.stake + result.net or result.returned < 0:
+        violations.append(f"chips not conserved: {result}")
+    if result.net > 0:
+        checks["net_is_the_paytable_rounded"] += 1
+        exact = result.stake * settings.ratio(result.hand_class)
+        off = exact - result.net
+        rounded = (
+            0 <= off < settings.chip if settings.breakage == "down" else -settings.chip < off <= 0
+        )
+        if not rounded or result.net % settings.chip or off != result.breakage:
+            violations.append(f"payout not the paytable's: {result}")
 
 
 def _decimal(value: Fraction, places: int = 6) -> str:

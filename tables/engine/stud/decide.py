@@ -52,6 +52,11 @@ from tables.engine.stud.state import (
 
 def decide(state: StudState, command: Command) -> tuple[Event, ...]:
     """The events `command` produces, or a RuleError with nothing recorded."""
+    return decide_and_evolve(state, command)[1]
+
+
+def decide_and_evolve(state: StudState, command: Command) -> tuple[StudState, tuple[Event, ...]]:
+    """`decide`, and the state after its events (each was evolved once on the way)."""
     if isinstance(command, StartHand):
         primary = starting.start_hand(state, command)
     else:
@@ -61,20 +66,16 @@ def decide(state: StudState, command: Command) -> tuple[Event, ...]:
         primary = _HANDLERS[type(command)](state, command)
     for event in primary:
         state = evolve(state, event)
-    return (*primary, *_follow_ups(state))
+    events = list(primary)
+    while (follow_up := _automatic_event(state)) is not None:
+        events.append(follow_up)
+        state = evolve(state, follow_up)
+    return state, tuple(events)
 
 
 def _verify_hand_in_progress(state: StudState) -> None:
     if state.phase in FINISHED_PHASES:
         raise NotAllowedNowError("No hand is in progress at this table.", code="hand_over")
-
-
-def _follow_ups(state: StudState) -> list[Event]:
-    events = []
-    while (event := _automatic_event(state)) is not None:
-        events.append(event)
-        state = evolve(state, event)
-    return events
 
 
 def _automatic_event(state: StudState) -> Event | None:

@@ -31,6 +31,8 @@ class Tally:
     chips_start: int = 0
     chips_end: int = 0
     commands: int = 0
+    all_in_by_street: Counter[str] = field(default_factory=Counter)
+    settings_drawn: Counter[str] = field(default_factory=Counter)
     checks: Counter[str] = field(default_factory=Counter)
     violations: list[str] = field(default_factory=list)
 
@@ -56,8 +58,7 @@ def check_hand(table: StudTable, stacks: dict[int, int], tally: Tally) -> None:
     if state.result is None:
         return
     _check_money(state, stacks, state.result, tally)
-    _check_cards(state, table.events, table.initial, tally)
-    _check_replay(table, tally)
+    _check_cards_and_replay(table, tally)
 
 
 def _check_money(
@@ -79,13 +80,18 @@ def _check_money(
         tally.check("winners_eligible", winners <= set(pot["eligible"]), str(pot))
         paid = sum(share["amount"] for share in pot["shares"])
         tally.check("pot_paid_in_full", paid + pot["rake"] == pot["amount"], str(pot))
+        if pot["returned"]:
+            tally.check("a_returned_pot_is_unraked", pot["rake"] == 0, str(pot))
 
 
-def _check_cards(state: StudState, events: list[Event], initial: StudState, tally: Tally) -> None:
-    """No card twice, except burns the short-stub rule scrambled back into the stub."""
+def _check_cards_and_replay(table: StudTable, tally: Tally) -> None:
+    """One walk through the log: replaying it reproduces the state, every action was legal and
+    in turn then, and no card came twice (except burns the short-stub rule scrambled back)."""
     seen: list[str] = []
-    walking = initial
-    for event in events:
+    walking = table.initial
+    for event in table.events:
+        if event.type == "action.taken":
+            _check_action(walking, event, tally)
         after = evolve(walking, event)
         if walking.burns and not after.burns:
             recycled = set(walking.burns)
@@ -97,21 +103,13 @@ def _check_cards(state: StudState, events: list[Event], initial: StudState, tall
             revealed = zip(event.data["down_cards"], before, strict=True)
             seen.extend(card for card, known in revealed if known is None)
         walking = after
+    tally.check("replay_reproduces_state", walking == table.state)
     tally.check("no_card_twice", len(seen) == len(set(seen)), str(Counter(seen).most_common(1)))
+    state = table.state
     for seat in state.seats:
         if seat.shown:
             count = len(seat.down) + len(seat.up) + len(state.community)
             tally.check("seven_cards_at_showdown", count == 7, f"seat {seat.seat}: {count}")
-
-
-def _check_replay(table: StudTable, tally: Tally) -> None:
-    """Replaying the log reproduces the state, and every action was legal and in turn then."""
-    state = table.initial
-    for event in table.events:
-        if event.type == "action.taken":
-            _check_action(state, event, tally)
-        state = evolve(state, event)
-    tally.check("replay_reproduces_state", state == table.state)
 
 
 def _check_action(state: StudState, event: Event, tally: Tally) -> None:
@@ -122,6 +120,10 @@ def _check_action(state: StudState, event: Event, tally: Tally) -> None:
         tally.check("only_folds_out_of_turn", data["action"] == "fold")
         return
     tally.check("action_in_turn", betting.to_act == data["seat"], str(data))
+    owes = state.seat(data["seat"]).street_bet < betting.level
+    tally.check("a_lone_player_is_asked_only_when_he_owes", len(state.can_bet()) > 1 or owes)
+    if data["all_in"]:
+        tally.all_in_by_street[str(betting.street)] += 1
     legal = {(o.kind, o.to) for o in options(state, data["seat"])}
     tally.check("action_legal", (data["action"], data["to"]) in legal, str(data))
     if data["full"] and not data["all_in"]:

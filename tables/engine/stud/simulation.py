@@ -25,7 +25,7 @@ from tables.engine.stud.commands import (
 )
 from tables.engine.stud.dealing import DECK_SIZE
 from tables.engine.stud.invariants import Tally, check_hand, count_hand
-from tables.engine.stud.settings import StudSettings
+from tables.engine.stud.settings import CHOICES, StudSettings
 from tables.engine.stud.showdown import next_to_show
 from tables.engine.stud.state import AWARDING, BETTING, DEALING, DOWN, SHOWDOWN, StudState
 from tables.engine.stud.table import StudTable
@@ -43,10 +43,12 @@ def simulate(
     settings: dict[str, Any] | None = None,
     *,
     check: bool = True,
+    random_settings: bool = False,
 ) -> dict[str, Any]:
     """Play `hands` complete hands and return the tallies and every invariant checked.
 
     `check=False` skips the invariant checks (for measuring the engine alone).
+    `random_settings=True` draws new table settings, and 2 to `players` players, every hand.
     """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
@@ -56,8 +58,46 @@ def simulate(
     tally = Tally()
     for _ in range(hands):
         tally.hands += 1
-        play_hand(stud_settings, players, policy, rng, tally, check=check)
+        seated = players
+        if random_settings:
+            stud_settings = draw_settings(rng)
+            seated = rng.randint(2, players)
+            _count_settings(stud_settings, tally)
+        play_hand(stud_settings, seated, policy, rng, tally, check=check)
     return report(tally, policy, players, stud_settings)
+
+
+def draw_settings(rng: Random) -> StudSettings:
+    """Settings a casino may choose: its own amounts, and every option at random."""
+    chip = rng.choice((1, 1, 5))
+    units = rng.choice((2, 3, 4, 5, 10, 20))  # the small bet in chips
+    raw: dict[str, Any] = {
+        "chip": chip,
+        "small_bet": units * chip,
+        "big_bet": rng.choice((2, 2, 2, 1, 3)) * units * chip,
+        "raise_cap": rng.choice((0, 1, 2, 3, 3, 4)),
+        "rake_percent": rng.choice(("0", "2.5", "5", "10")),
+    }
+    raw.update({name: rng.choice(values) for name, values in CHOICES.items()})
+    for flag in ("heads_up_uncapped", "open_pair_big_bet", "burns"):
+        raw[flag] = rng.random() < 0.5
+    if rng.random() < 0.5 or units % 5:
+        raw["ante"] = chip * rng.randint(0, max(1, units // 2))  # R7: taken as given
+    if rng.random() < 0.5 or units % 2:
+        raw["bring_in"] = chip * rng.randint(1, units - 1)  # R8: below the small bet
+    rake_unit = chip * rng.choice((1, 1, 2))
+    raw["rake_unit"] = rake_unit
+    raw["rake_cap"] = rng.choice((None, rake_unit * rng.randint(0, 3 * units)))
+    return StudSettings.from_mapping(raw)
+
+
+def _count_settings(settings: StudSettings, tally: Tally) -> None:
+    for name in ("high_hand_tie", "short_ante", "out_of_turn", "short_stub", "odd_chip"):
+        tally.settings_drawn[f"{name}={getattr(settings, name)}"] += 1
+    tally.settings_drawn[f"heads_up_uncapped={settings.heads_up_uncapped}"] += 1
+    tally.settings_drawn[
+        "explicit_ante" if settings.ante * 5 != settings.small_bet else "ante_s/5"
+    ] += 1
 
 
 def report(tally: Tally, policy: str, players: int, settings: StudSettings) -> dict[str, Any]:
@@ -76,6 +116,8 @@ def report(tally: Tally, policy: str, players: int, settings: StudSettings) -> d
         "unknown_hole_card_hands": tally.unknown_hole_card_hands,
         "out_of_turn_or_clock_actions": tally.irregular_actions,
         "rake_total": tally.rake_total,
+        "all_in_by_street": dict(sorted(tally.all_in_by_street.items())),
+        "settings_drawn": dict(sorted(tally.settings_drawn.items())),
         "chips_start": tally.chips_start,
         "chips_end": tally.chips_end,
         "commands": tally.commands,
@@ -94,12 +136,20 @@ def starting_stacks(settings: StudSettings, players: int, rng: Random) -> dict[i
 
 
 def _draw_stacks(settings: StudSettings, players: int, rng: Random) -> dict[int, int]:
+    """Stacks from below the ante to deep, so that all-ins come on every street."""
+    small, big = settings.small_bet, settings.big_bet
     stacks = {}
     for seat in range(1, players + 1):
-        if rng.random() < 0.4:
-            chips = rng.randint(1, 3 * settings.small_bet // settings.chip)
+        bucket = rng.random()
+        if bucket < 0.1:
+            low, high = 1, max(1, settings.ante + settings.bring_in)  # all-in on the ante
+        elif bucket < 0.35:
+            low, high = 1, 3 * small
+        elif bucket < 0.6:
+            low, high = 3 * small, 3 * small + 6 * big  # all-in on a later street
         else:
-            chips = rng.randint(5 * settings.small_bet, 40 * settings.small_bet) // settings.chip
+            low, high = 5 * small, 40 * small
+        chips = rng.randint(max(1, low // settings.chip), max(1, high // settings.chip))
         stacks[seat] = chips * settings.chip
     return stacks
 
@@ -123,9 +173,10 @@ def play_hand(
     choose = _station if policy == "calling-station" else _random_choice
     burned: list[str] = []
     for _ in range(MAX_COMMANDS_PER_HAND):
-        restock(table.state, deck, burned, rng)
         if policy == "random" and table.state.phase == BETTING and rng.random() < 0.05:
             tally.irregular_actions += _irregular_action(table, rng)
+        # After the irregular action too: it may end a street and scramble the burns back.
+        restock(table.state, deck, burned, rng)
         command = _next_command(table.state, deck, truth, hidden, rng, choose)
         if isinstance(command, Burn) and command.card is not None:
             burned.append(command.card)
@@ -208,7 +259,7 @@ def _showdown_command(
 
 
 def _random_choice(legal: tuple[Option, ...], rng: Random) -> Option:
-    weights = {"fold": 1, "check": 4, "call": 4, "bring_in": 3, "complete": 1}
+    weights = {"fold": 1, "check": 4, "call": 4, "bring_in": 3, "complete": 2, "bet": 3, "raise": 3}
     return rng.choices(legal, [weights.get(o.kind, 2) for o in legal])[0]
 
 

@@ -7,8 +7,7 @@ from typing import Any
 
 from tables.engine.game import Event
 from tables.engine.stud.commands import Command, RecordCard, SeatEntry, StartHand
-from tables.engine.stud.decide import decide
-from tables.engine.stud.evolve import evolve
+from tables.engine.stud.decide import decide_and_evolve
 from tables.engine.stud.settings import StudSettings
 from tables.engine.stud.state import StudState
 
@@ -24,9 +23,7 @@ class StudTable:
         self.events: list[Event] = []
 
     def apply(self, command: Command) -> tuple[Event, ...]:
-        events = decide(self.state, command)
-        for event in events:
-            self.state = evolve(self.state, event)
+        self.state, events = decide_and_evolve(self.state, command)
         self.events.extend(events)
         return events
 

@@ -9,7 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tables.engine.siete.simulation import simulate
+from tables.engine.siete.random_play import simulate_random_play
+from tables.engine.siete.simulation import simulate, simulate_settings
 
 DECIMAL_FIELDS = ("returned", "rtp", "rtp_standard_error", "house_edge", "stand_on")
 
@@ -34,8 +35,25 @@ class Command(BaseCommand):
             "decide/evolve (same results, about 70 times slower)",
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument(
+            "--random-play",
+            action="store_true",
+            help="play whole rounds through decide/evolve under table settings drawn at random, "
+            "with dealer errors, tablet entries and probes of hidden cards, checking every "
+            "invariant (chips, replay, no card twice, disclosure); prints JSON",
+        )
+        mode.add_argument(
+            "--random-settings",
+            action="store_true",
+            help="play rounds by the rule functions under paytables, tie and breakage rules, "
+            "chips and stakes drawn at random, checking every payout; prints JSON",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["random_play"] or options["random_settings"]:
+            self._invariants(options)
+            return
         try:
             report = simulate(
                 options["rounds"],
@@ -60,3 +78,16 @@ class Command(BaseCommand):
         )
         for name, count in report["outcomes"].items():
             self.stdout.write(f"  {name:<20} {count}")
+
+    def _invariants(self, options: dict[str, Any]) -> None:
+        if options["rounds"] < 1:
+            raise CommandError("--rounds must be at least 1.")
+        rng = Random(options["seed"])
+        if options["random_play"]:
+            report = simulate_random_play(options["rounds"], rng)
+        else:
+            report = simulate_settings(options["rounds"], rng)
+        report["seed"] = options["seed"]
+        self.stdout.write(json.dumps(report, sort_keys=True))
+        if not report["ok"]:
+            raise CommandError(f"{len(report['violations'])} invariant violation(s).")

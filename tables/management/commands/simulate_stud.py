@@ -28,6 +28,12 @@ class Command(BaseCommand):
             default=None,
             help=f"Table settings as a JSON object (default: {json.dumps(DEFAULT_SETTINGS)}).",
         )
+        parser.add_argument(
+            "--random-settings",
+            action="store_true",
+            help="Draw new table settings every hand (explicit antes and bring-ins, every "
+            "option) and 2 to --players players, with stacks from below the ante to deep.",
+        )
         parser.add_argument("--json", action="store_true", help="Print JSON (the only format).")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -42,6 +48,7 @@ class Command(BaseCommand):
                 options["policy"],
                 random.Random(options["seed"]),
                 table_settings,
+                random_settings=options["random_settings"],
             )
         except ValueError as error:  # json.JSONDecodeError is a ValueError too
             raise CommandError(str(error)) from error

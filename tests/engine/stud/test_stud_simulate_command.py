@@ -42,3 +42,12 @@ def test_simulate_stud_refuses_bad_table_settings_with_the_rule_code() -> None:
             table_settings='{"small_bet": 10, "big_bet": 5}',
             stdout=StringIO(),
         )
+
+
+def test_simulate_stud_draws_table_settings_every_hand() -> None:
+    out = StringIO()
+    call_command("simulate_stud", hands=30, players=8, seed=4, random_settings=True, stdout=out)
+    report = json.loads(out.getvalue())
+
+    assert report["ok"] is True
+    assert sum(v for k, v in report["settings_drawn"].items() if k.startswith("odd_chip")) == 30

@@ -1,10 +1,11 @@
 """Whole hands played through the engine: every invariant holds, and the rare cases happen."""
 
+import os
 from random import Random
 
 import pytest
 
-from tables.engine.stud.simulation import simulate
+from tables.engine.stud.simulation import draw_settings, simulate
 
 
 @pytest.mark.parametrize("policy", ["random", "calling-station"])
@@ -67,3 +68,40 @@ def test_every_setting_combination_drawn_keeps_every_invariant() -> None:
         report = simulate(25, players, policy, Random(round_number), table_settings)
 
         assert report["violations"] == [], (table_settings, players, policy)
+
+
+# The slow tier's figure; larger runs: python manage.py simulate_stud --random-settings --hands N
+SOAK_HANDS = int(os.environ.get("STUD_SOAK_HANDS", "10000"))
+
+
+def test_drawn_settings_and_short_stacks_keep_every_invariant() -> None:
+    report = simulate(400, 8, "random", Random(8), random_settings=True)
+
+    assert report["violations"] == []
+    assert set(report["all_in_by_street"]) == {"3", "4", "5", "6", "7"}
+    drawn = report["settings_drawn"]
+    for value in ("position", "suit"):
+        assert drawn[f"high_hand_tie={value}"] > 0
+    assert drawn["heads_up_uncapped=True"] > 0
+    assert drawn["heads_up_uncapped=False"] > 0
+    assert drawn["explicit_ante"] > 0
+    assert report["invariants"]["a_lone_player_is_asked_only_when_he_owes"]["checked"] > 0
+
+
+def test_drawn_settings_give_explicit_antes_and_bring_ins_below_the_small_bet() -> None:
+    rng = Random(3)
+    drawn = [draw_settings(rng) for _ in range(500)]
+    assert any(s.ante * 5 != s.small_bet for s in drawn)
+    assert any(s.bring_in * 2 != s.small_bet for s in drawn)
+    assert all(s.bring_in < s.small_bet for s in drawn)
+    assert {s.high_hand_tie for s in drawn} == {"position", "suit"}
+    assert {s.heads_up_uncapped for s in drawn} == {True, False}
+
+
+@pytest.mark.slow
+def test_a_soak_of_random_settings_keeps_every_invariant() -> None:
+    report = simulate(SOAK_HANDS, 8, "random", Random(2026), random_settings=True)
+
+    assert report["hands"] == SOAK_HANDS
+    assert report["violations"] == []
+    assert report["invariants"]["a_returned_pot_is_unraked"]["checked"] > 0
