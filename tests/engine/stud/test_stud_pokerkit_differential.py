@@ -1,10 +1,12 @@
 """Differential test: the engine and pokerkit play the same hands where their rules coincide.
 
-They coincide with deep stacks (no all-in, so no short all-in rules), six players at most (the
-deck never runs out), the open-pair option off, the cap kept heads-up, the bring-in tie broken
-by suit, the odd chip left of the dealer and no rake. Both engines are fed the same cards and
-the same decisions; at every step they must agree on whose turn it is and whether a raise is
-allowed, and at the end on every player's stack.
+They coincide with six players at most (the deck never runs out), the open-pair option off,
+the cap kept heads-up, the bring-in tie broken by suit, the odd chip left of the dealer and no
+rake. Deep stacks first; then short stacks, where players go all-in calling on every street
+and side pots form (a short all-in *bet or raise* is left out: there the reopening rules of
+RULES.md 2.3 are the engine's own). Both engines are fed the same cards and the same
+decisions; at every step they must agree on whose turn it is and whether a raise is allowed,
+and at the end on every player's stack.
 """
 
 from random import Random
@@ -13,7 +15,7 @@ import pytest
 from pokerkit import Automation, FixedLimitSevenCardStud, State
 
 from tables.engine.poker.cards import ALL_CODES
-from tables.engine.stud.betting import AGGRESSIVE, Option, options
+from tables.engine.stud.betting import AGGRESSIVE, Option, options, targets
 from tables.engine.stud.commands import Action, AwardPots, Burn, RecordCard, Show
 from tables.engine.stud.showdown import next_to_show
 from tables.engine.stud.state import AWARDING, BETTING, DEALING, SHOWDOWN
@@ -37,16 +39,17 @@ AUTOMATIONS = (
 )
 
 
-def _reference(players: int) -> State:
+def _reference(stacks: list[int]) -> State:
     return FixedLimitSevenCardStud.create_state(
-        AUTOMATIONS, False, 2, 5, 10, 20, STACK, players, divmod=divmod
+        AUTOMATIONS, False, 2, 5, 10, 20, stacks, len(stacks), divmod=divmod
     )
 
 
-def play_both(seed: int, players: int) -> tuple[StudTable, State]:
+def play_both(seed: int, players: int, stacks: list[int] | None = None) -> tuple[StudTable, State]:
     rng = Random(seed)
-    table, reference = StudTable(SETTINGS), _reference(players)
-    table.start(dict.fromkeys(range(1, players + 1), STACK))
+    stacks = stacks or [STACK] * players
+    table, reference = StudTable(SETTINGS), _reference(stacks)
+    table.start(dict(enumerate(stacks, start=1)))
     deck = rng.sample(ALL_CODES, len(ALL_CODES))
     while table.state.phase not in ("complete",):
         state = table.state
@@ -80,10 +83,15 @@ def _act(table: StudTable, reference: State, rng: Random) -> None:
     seat = state.betting.to_act
     assert seat is not None
     assert reference.actor_index == seat - 1, "the engines disagree on whose turn it is"
-    legal = options(state, seat)
+    # A bet or raise all-in for less than a whole bet follows RULES.md's reopening rules (half
+    # a bet reopens), not the reference's: only whole bets and raises are played here.
+    whole = targets(state)
+    legal = tuple(o for o in options(state, seat) if o.kind not in AGGRESSIVE or o.to in whole)
     aggressive = [o for o in legal if o.kind in AGGRESSIVE]
     minimum = reference.min_completion_betting_or_raising_to_amount
-    assert bool(aggressive) == (minimum is not None and reference.can_complete_bet_or_raise_to())
+    can_raise = minimum is not None and reference.can_complete_bet_or_raise_to()
+    if aggressive or not any(o.kind in AGGRESSIVE for o in options(state, seat)):
+        assert bool(aggressive) == can_raise
     if aggressive:
         assert aggressive[0].to == minimum
     choice = _choose(legal, rng)
@@ -132,4 +140,46 @@ def test_engine_and_pokerkit_agree_on_turns_raises_and_stacks(seed: int) -> None
 def test_engine_and_pokerkit_agree_over_a_thousand_more_hands() -> None:
     for seed in range(1000, 2000):
         table, reference = play_both(seed, 2 + seed % 5)
+        assert _stacks(table) == list(reference.stacks), f"seed {seed}"
+
+
+def short_stacks(seed: int, players: int) -> list[int]:
+    """From a few bets to deep: all-ins come on every street, and side pots with them."""
+    rng = Random(seed)
+    return [rng.choice((rng.randint(13, 60), rng.randint(60, 250), STACK)) for _ in range(players)]
+
+
+def all_in_streets(table: StudTable) -> set[int]:
+    return {e.data["street"] for e in table.events if e.type == "action.taken" and e.data["all_in"]}
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_engine_and_pokerkit_agree_with_short_stacks_all_ins_and_side_pots(seed: int) -> None:
+    players = 2 + seed % 5
+    stacks = short_stacks(seed, players)
+    table, reference = play_both(seed, players, stacks)
+
+    assert not reference.status
+    assert _stacks(table) == list(reference.stacks)
+    assert sum(_stacks(table)) == sum(stacks)
+
+
+def test_the_short_stack_hands_go_all_in_on_every_street_and_make_side_pots() -> None:
+    streets: set[int] = set()
+    side_pots = 0
+    for seed in range(120):
+        players = 2 + seed % 5
+        table, _ = play_both(seed, players, short_stacks(seed, players))
+        streets |= all_in_streets(table)
+        assert table.state.result is not None
+        side_pots += len(table.state.result["pots"]) > 1
+    assert streets == {3, 4, 5, 6, 7}
+    assert side_pots >= 10
+
+
+@pytest.mark.slow
+def test_engine_and_pokerkit_agree_on_a_thousand_short_stack_hands() -> None:
+    for seed in range(5000, 6000):
+        players = 2 + seed % 5
+        table, reference = play_both(seed, players, short_stacks(seed, players))
         assert _stacks(table) == list(reference.stacks), f"seed {seed}"
