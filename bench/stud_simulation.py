@@ -31,6 +31,15 @@ def main() -> None:
                 f"{args.hands} hands in {elapsed:.2f} s = {args.hands / elapsed:,.0f} hands/s, "
                 f"{per_command:.0f} us per command"
             )
+    started = time.perf_counter()
+    report = simulate(args.hands, 8, "random", random.Random(1), random_settings=True)
+    elapsed = time.perf_counter() - started
+    assert report["ok"], report["violations"]
+    soak = 1e5 * elapsed / args.hands
+    print(
+        f"drawn settings, 2-8 players, checks on: {args.hands} hands in {elapsed:.2f} s = "
+        f"{args.hands / elapsed:,.0f} hands/s (100,000 hands in {soak:,.0f} s)"
+    )
 
 
 if __name__ == "__main__":

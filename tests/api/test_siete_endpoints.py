@@ -231,8 +231,9 @@ def test_a_correction_is_applied_when_a_second_pit_boss_approves(
     assert event in types
     applied = TableEvent.objects.get(table=table, type=event)
     assert (applied.payload["requested_by"], applied.payload["approved_by"]) == ("paula", "pedro")
-    for hidden in ("3O", "6C"):  # the boxes' face-down cards, never turned up
-        assert hidden not in str(approved) + tablet.live_text()
+    if setup != "paid":  # a settled box's cards are turned up as they are collected
+        for hidden in ("3O", "6C"):  # the boxes' face-down cards, not turned up yet
+            assert hidden not in str(approved) + tablet.live_text()
 
 
 def test_a_held_card_is_corrected_through_an_approved_correction(
@@ -303,8 +304,8 @@ REFUSALS: list[tuple[str, str, dict[str, Any], int, str]] = [
     ("dealt", "request_draw", {"box": 2}, 409, "not_your_turn"),
     ("dealt", "stand", {"box": 7}, 422, "invalid_box"),
     ("wagered", "stand", {"box": 1}, 409, "deal_not_complete"),
-    ("dealt", "reveal", {"box": 1, "card": "4E"}, 409, "card_mismatch"),
-    ("dealt", "declare_bust", {"box": 1}, 409, "not_bust"),
+    ("dealt", "reveal", {"box": 1, "card": "4E"}, 409, "card_already_read"),
+    ("dealt", "reveal", {"box": 1, "card": "3O"}, 409, "card_already_read"),
     ("dealt", "sit_out", {"box": 1}, 409, "sit_out_not_offered"),
     ("dealt", "reveal_bank", {}, 409, "not_bank_turn"),
     ("bank_at_four", "reveal_bank", {}, 409, "bank_already_revealed"),
@@ -322,6 +323,17 @@ REFUSALS: list[tuple[str, str, dict[str, Any], int, str]] = [
     ("betting", "update_settings", {"settings": {"colour": "red"}}, 422, "unknown_setting"),
     ("betting", "update_settings", {"settings": {"decks": 100}}, 422, "invalid_setting"),
 ]
+
+
+def test_a_false_bust_declaration_is_refused_and_shows_the_card(
+    tablet: Tablet, table: Table
+) -> None:
+    """R1: the declaration shows the face-down card, so the refusal is recorded with it."""
+    dealt(tablet)
+    answer = tablet.send("declare_bust", box=1)
+    assert [event["type"] for event in answer["events"]] == ["card.revealed", "bust.refused"]
+    assert answer["state"]["boxes"][0]["cards"] == [{"card": "3O"}]
+    assert TableEvent.objects.filter(table=table, type="bust.refused").count() == 1
 
 
 @pytest.mark.parametrize(("setup", "command", "body", "status", "code"), REFUSALS)

@@ -32,11 +32,18 @@ Events (``Event.type``; data is JSON-ready): ``round.opened``, ``shoe.shuffled``
 ``cut_card.drawn``, ``wager.placed``/``changed``/``cancelled``/``withdrawn``, ``betting.closed``,
 ``card.dealt``, ``card.burned``, ``card.dead``, ``card.misdrawn``, ``card.held``,
 ``card.corrected``, ``card.moved``, ``card.revealed``, ``round.held``, ``draw.requested``,
-``box.stood``, ``box.bust``, ``bank.finished``, ``box.settled``, ``box.voided``, ``round.settled``,
+``box.stood``, ``box.bust``, ``bust.refused`` (a false declaration: the shown card is turned
+up and the turn goes on, R1), ``bank.finished``, ``box.settled``, ``box.voided``, ``round.settled``,
 ``round.voided``, ``payout.recorded``, ``payout.corrected``, ``settings.changed`` and
 ``alert.raised`` (data
 ``code``: ``duplicate_card``, ``bank_rule_violation``, ``undeclared_bust``, ``payout_mismatch``,
 ``misdrawn_card``, ``wager_outside_limits``, ``bank_card_exposed``).
+
+Refusals carry ``code``, ``message`` and ``params`` (the values the sentence uses). None names
+a face-down card or a total that depends on one: a duplicate entry reads the same whichever
+copy was drawn first, and a card the shoe read is turned up without an entry
+(``card_already_read`` answers any entry, right or wrong). A box's face-down cards are turned
+up as it is settled, so an undeclared bust is found, and shown, only then.
 
 Totals travel in half-points (``total_halves``: 15 is 7½); amounts are integers of the
 casino's money unit, whole multiples of the smallest chip; breakage is an exact decimal string.

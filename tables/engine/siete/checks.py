@@ -92,11 +92,12 @@ def entered_card(state: SieteState, text: object) -> str:
 
 
 def hidden_card_code(state: SieteState, known: str | None, text: object) -> str:
-    """The code of a face-down card being turned up: entered if unknown, the shoe's if read.
+    """The code of a face-down card being turned up: entered if unknown, as recorded if known.
 
-    A card the shoe read is turned up as read. Entering one anyway is refused whatever was
-    typed: comparing the entry with the read would let a wrong guess learn something of a
-    card still face down (`card_already_read`; a misread goes to the pit boss).
+    A card already recorded (read by the shoe, or entered as it was dealt) is turned up as
+    recorded. Entering one anyway is refused whatever was typed: comparing the entry with the
+    record would let a wrong guess learn something of a card still face down
+    (`card_already_read`; a misread goes to the pit boss).
     """
     if known is None:
         if text is None:
@@ -106,7 +107,7 @@ def hidden_card_code(state: SieteState, known: str | None, text: object) -> str:
         parse_card(text)
         refuse(
             "card_already_read",
-            "The shoe has read this card: turn it up without entering it, or call the pit "
-            "boss if the shoe misread it.",
+            "This face-down card is already recorded: turn it up without entering it, or call "
+            "the pit boss if it was misread.",
         )
     return known

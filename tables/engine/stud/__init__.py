@@ -19,7 +19,8 @@ Events (``Event.type``): ``hand.started``, ``ante.posted``, ``card.dealt``, ``ca
 and ``hand.voided`` (refunds). Each carries JSON-ready data; ``evolve`` never recomputes a
 choice the rules made, it reads it from the event.
 
-Refusals are :class:`~tables.engine.errors.RuleError` with codes such as ``invalid_card``,
+Refusals are :class:`~tables.engine.errors.RuleError` (``code``, ``message``, ``params``;
+none names a hole card) with codes such as ``invalid_card``,
 ``duplicate_card``, ``card_not_due``, ``unknown_up_card``, ``not_your_turn``, ``wrong_amount``,
 ``amount_required``, ``insufficient_chips``, ``raise_cap_reached``, ``betting_not_reopened``,
 ``cannot_check``, ``bring_in_required``, ``unknown_cards_at_showdown``, ``must_show``,
