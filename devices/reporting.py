@@ -33,7 +33,7 @@ def device_summary(device: Device) -> dict[str, Any]:
         "model": device.model,
         "firmware_version": device.firmware_version,
         "firmware_hash": device.firmware_hash,
-        "keyed": bool(device.key),
+        "keyed": device.keyed,
         "status": device.status,
         "port_url": device.port_url,
         "online": device.online,
