@@ -175,7 +175,7 @@ def _locked_binding(binding_id: int) -> DeviceBinding:
 
 
 # What a binding's approval vouched for: a change to any of it needs a new approval.
-CONFIGURATION_FIELDS = ("port_url", "model", "firmware_version", "firmware_hash", "key")
+CONFIGURATION_FIELDS = ("serial", "port_url", "model", "firmware_version", "firmware_hash", "key")
 
 
 def device_configure(
