@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,6 +32,13 @@ def people(
 
 
 @pytest.fixture
-def on_commit(django_capture_on_commit_callbacks: Any) -> Any:
-    """Run the callbacks queued on commit (the report runs) inside the test's transaction."""
-    return django_capture_on_commit_callbacks
+def on_commit(django_capture_on_commit_callbacks: Any) -> Iterator[Any]:
+    """Run the callbacks queued on commit (the report runs) inside the test's transaction, and
+    their Celery tasks in process through the same tracer a worker runs them with (its INFO
+    lines included); tests/disclosure/test_worker_logs.py reads a real worker's."""
+    from casino.celery import app
+
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
+    yield django_capture_on_commit_callbacks
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved
