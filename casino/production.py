@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cryptography.fernet import Fernet
 from django.core.exceptions import ImproperlyConfigured
 
 KNOWN_ENVIRONMENTS = frozenset({"development", "test", "production"})
@@ -38,4 +39,23 @@ def refuse_unsafe_production(
     if problems:
         raise ImproperlyConfigured(
             "Refusing to start with CASINO_ENV=production: " + "; ".join(problems) + "."
+        )
+
+
+def refuse_unsafe_field_key(*, env: str, field_key: str, default_field_key: str) -> None:
+    """CASINO_FIELD_KEY must be Fernet keys (32 url-safe base64 bytes each), and on a casino
+    floor not the development key that ships with the code."""
+    keys = [key.strip() for key in field_key.split(",") if key.strip()]
+    for key in keys:
+        try:
+            Fernet(key)
+        except ValueError:
+            raise ImproperlyConfigured(
+                "CASINO_FIELD_KEY must be one or more comma-separated Fernet keys "
+                "(32 bytes in url-safe base64, e.g. from Fernet.generate_key())."
+            ) from None
+    if env == "production" and (not keys or default_field_key in keys):
+        raise ImproperlyConfigured(
+            "Refusing to start with CASINO_ENV=production: CASINO_FIELD_KEY must be set to a "
+            "private key (the development key is public)."
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import zoneinfo
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -20,7 +21,7 @@ from casino.environment import (
     env_flag,
     env_int,
 )
-from casino.production import refuse_unsafe_production
+from casino.production import refuse_unsafe_field_key, refuse_unsafe_production
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CASINO_VAR_DIR", BASE_DIR / "var"))
@@ -44,7 +45,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "tables",
@@ -62,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so that a lockout flagged by any login turns into the uniform refusal.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -153,7 +157,7 @@ USE_I18N = True
 # --- API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -198,6 +202,33 @@ if CASINO_ENV == "production":
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
+# --- Accounts ---------------------------------------------------------------------------
+# Tokens (knox): stored as SHA-512 digests, a new one at every login, one shift and a margin
+# long, revoked at logout and, all of them, when the password changes (tables/auth_tokens.py).
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env_int("CASINO_TOKEN_TTL_HOURS", 10)),
+    "AUTH_HEADER_PREFIX": "Token",
+}
+# A tablet that signs in again past this many live tokens gives up its oldest one.
+CASINO_TOKENS_PER_USER = env_int("CASINO_TOKENS_PER_USER", 5)
+# Login throttling (axes): every failure is recorded; N failures from one username at one
+# address lock that pair out for the cool-off, even with the right password afterwards.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("CASINO_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("CASINO_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_LOCKOUT_CALLABLE = "tables.api.auth_lockout.lockout_response"
+# Shoe keys are sealed with this Fernet key (comma-separated: the first seals, all open, for
+# rotation). The development default is refused by the production guard.
+DEVELOPMENT_FIELD_KEY = "ZGV2ZWxvcG1lbnQtb25seS1maWVsZC1rZXktMzJieXQ="
+CASINO_FIELD_KEY = os.environ.get("CASINO_FIELD_KEY", DEVELOPMENT_FIELD_KEY)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -213,4 +244,7 @@ refuse_unsafe_production(
     secret_key=SECRET_KEY,
     default_secret_key=DEVELOPMENT_SECRET_KEY,
     debug=DEBUG,
+)
+refuse_unsafe_field_key(
+    env=CASINO_ENV, field_key=CASINO_FIELD_KEY, default_field_key=DEVELOPMENT_FIELD_KEY
 )

@@ -10,6 +10,7 @@ urlpatterns = [
     path("api/health", HealthView.as_view(), name="health"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/auth/", include("tables.api.auth_urls")),
     path("api/reports/", include("reports.api.urls")),
     path("api/devices/", include("devices.api.urls")),
     path("api/", include("tables.api.urls")),

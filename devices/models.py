@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from devices.sealed_keys import SealedKeyField
 from tables.models import Alert, Table, TableEvent
 
 
@@ -25,8 +26,9 @@ class Device(models.Model):
     model = models.CharField(max_length=16, blank=True)
     firmware_version = models.CharField(max_length=12, blank=True)
     firmware_hash = models.CharField(max_length=64, blank=True)
-    # The shared secret for frame tags and the challenge; blank = an unkeyed shoe.
-    key = models.CharField(max_length=128, blank=True)
+    # The shared secret for frame tags and the challenge; blank = an unkeyed shoe. Sealed in
+    # the database with the field key (devices/sealed_keys.py); never shown after enrolment.
+    key = SealedKeyField(blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     port_url = models.CharField(max_length=255, blank=True)
     online = models.BooleanField(default=False)
@@ -41,6 +43,10 @@ class Device(models.Model):
 
     def __str__(self) -> str:
         return f"{self.serial} ({self.status})"
+
+    @property
+    def keyed(self) -> bool:
+        return bool(self.key)
 
     @property
     def key_bytes(self) -> bytes | None:

@@ -7,6 +7,7 @@ from typing import Any
 from devices.models import Device, DeviceBinding, DeviceEvent, DeviceGap, LinkQuality, MisreadHold
 from devices.registry.enrollment import open_binding
 from devices.registry.link_quality import COUNTER_FIELDS
+from tables.disclosure import NOTHING_HIDDEN, Disclosure, RoundSecrets
 
 RECENT_INCIDENTS = 20
 
@@ -33,7 +34,7 @@ def device_summary(device: Device) -> dict[str, Any]:
         "model": device.model,
         "firmware_version": device.firmware_version,
         "firmware_hash": device.firmware_hash,
-        "keyed": bool(device.key),
+        "keyed": device.keyed,
         "status": device.status,
         "port_url": device.port_url,
         "online": device.online,
@@ -53,14 +54,20 @@ def link_quality_of(device: Device) -> dict[str, Any]:
 
 
 def accepted_cards(device: Device) -> list[dict[str, Any]]:
-    """The cards the shoe dealt that reached a table, in the order they were committed."""
-    events = DeviceEvent.objects.filter(
-        device=device, verdict=DeviceEvent.Verdict.ACCEPTED, draw_index__isnull=False
-    ).exclude(card="")
+    """The cards the shoe dealt that reached a table, in the order they were committed. A card
+    still face down in a live round is listed by its draw with ``card`` None (tables.disclosure)."""
+    events = (
+        DeviceEvent.objects.filter(
+            device=device, verdict=DeviceEvent.Verdict.ACCEPTED, draw_index__isnull=False
+        )
+        .exclude(card="")
+        .select_related("table_event__round")
+    )
+    disclosure = Disclosure()
     return [
         {
             "draw_index": event.draw_index,
-            "card": event.card,
+            "card": _secrets_of_read(disclosure, event).card(event.card),
             "boot_id": event.boot_id,
             "seq": event.seq,
             "time": event.received_at,
@@ -68,6 +75,13 @@ def accepted_cards(device: Device) -> list[dict[str, Any]]:
         }
         for event in events.order_by("id")
     ]
+
+
+def _secrets_of_read(disclosure: Disclosure, event: DeviceEvent) -> RoundSecrets:
+    if event.table_event is not None:
+        return disclosure.of(event.table_event.round)
+    # A read the log does not tie to a round: hidden while any round at its table is live.
+    return disclosure.of_live_rounds(event.table_id) if event.table_id else NOTHING_HIDDEN
 
 
 def device_report(device: Device) -> dict[str, Any]:
@@ -88,9 +102,17 @@ def device_report(device: Device) -> dict[str, Any]:
             {"id": h.pk, "table": h.table.name, "draw_index": h.device_event.draw_index}
             for h in holds.select_related("table", "device_event")
         ],
-        "incidents": [
-            {"kind": i.kind, "message": i.message, "at": i.occurred_at}
-            for i in device.incidents.all()[:RECENT_INCIDENTS]
-        ],
+        "incidents": _incidents(device),
         "cards": accepted_cards(device),
     }
+
+
+def _incidents(device: Device) -> list[dict[str, Any]]:
+    """Recent incidents; a message never names a card still face down at the shoe's table."""
+    disclosure = Disclosure()
+    rows = []
+    for incident in device.incidents.all()[:RECENT_INCIDENTS]:
+        secrets = disclosure.of_live_rounds(incident.table_id) if incident.table_id else None
+        message = secrets.text(incident.message) if secrets else incident.message
+        rows.append({"kind": incident.kind, "message": message, "at": incident.occurred_at})
+    return rows

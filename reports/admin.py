@@ -27,6 +27,12 @@ class ReportAdmin(ReadOnlyAdmin):
     list_filter = ("kind", "shift", "provisional", "reprint")
     exclude = ("json_bytes", "csv_bytes", "pdf_bytes")
 
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        # A provisional report was made while rounds were live; auditors read it through the
+        # API, and the admin, who is not an auditor, sees only its header here.
+        hidden = ("document",) if obj is not None and obj.provisional else ()
+        return (*self.exclude, *hidden)
+
 
 @admin.register(JobRun)
 class JobRunAdmin(ReadOnlyAdmin):

@@ -8,4 +8,6 @@ class TablesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from tables import bindings  # noqa: F401 - registers the game engines
+        # Imported for their side effects: the game engines register themselves, and tokens
+        # end when a password changes.
+        from tables import auth_tokens, bindings  # noqa: F401

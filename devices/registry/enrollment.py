@@ -172,3 +172,26 @@ def _locked_binding(binding_id: int) -> DeviceBinding:
         return DeviceBinding.objects.select_for_update().select_related("device").get(pk=binding_id)
     except DeviceBinding.DoesNotExist:
         raise NotAllowedNowError("There is no such binding.", code="binding_not_found") from None
+
+
+# What a binding's approval vouched for: a change to any of it needs a new approval.
+CONFIGURATION_FIELDS = ("serial", "port_url", "model", "firmware_version", "firmware_hash", "key")
+
+
+def device_configure(
+    *, device: Device, by: User | None, changed: list[str]
+) -> DeviceBinding | None:
+    """Save a shoe's edited configuration. If it changed anything an approval vouched for while
+    the shoe is bound, the binding ends and a new one is asked for at the same table, so the
+    shoe feeds nothing until a pit boss (not ``by``) approves it again. Returns that request."""
+    reconfigured = [name for name in changed if name in CONFIGURATION_FIELDS]
+    with transaction.atomic():
+        _locked_device(device.pk)
+        device.save()
+        binding = current_binding(device) if reconfigured else None
+        if binding is None:
+            return None
+        _end(binding, by, f"reconfigured: {', '.join(reconfigured)}")
+        return DeviceBinding.objects.create(
+            device=device, table_id=binding.table_id, requested_by=by, requested_at=timezone.now()
+        )

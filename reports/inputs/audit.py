@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -21,8 +21,9 @@ from reports.builders.inputs import Alert
 from reports.inputs.custody_log import SLIP_VOIDED
 from reports.inputs.rounds import payout_rows, shift_rounds, shift_window
 from reports.shifts import ShiftKey
+from tables.disclosure import NOTHING_HIDDEN, OVER, Disclosure, RoundSecrets
 from tables.models import Alert as AlertRow
-from tables.models import CorrectionRequest, Table, TableEvent
+from tables.models import CorrectionRequest, Round, Table, TableEvent
 from tables.verification import verify_table
 
 CARD_ANOMALY_ALERTS = frozenset({"duplicate_card", "misdrawn_card", "unknown_card"})
@@ -58,7 +59,37 @@ def table_findings(table: Table, key: ShiftKey) -> AuditFindings:
     window = shift_window(table, key)
     if window is not None:
         _shift_findings(table, key, window, findings)
+    return without_live_cards(table, findings)
+
+
+def without_live_cards(table: Table, findings: AuditFindings) -> AuditFindings:
+    """A provisional audit runs while rounds are live: no finding names a card still face down
+    (tables.disclosure). Once the round is over, a re-run shows every card."""
+    live = {
+        str(row.number): row for row in Round.objects.filter(table=table).exclude(status__in=OVER)
+    }
+    if not live:
+        return findings
+    disclosure = Disclosure()
+    anywhere = disclosure.of_live_rounds(table.pk)
+    for name in LIST_FIELDS:
+        records = getattr(findings, name)
+        for index, record in enumerate(records):
+            round_id = getattr(record, "round_id", None)
+            if round_id in live:
+                secrets = disclosure.of(live[round_id])
+            else:
+                secrets = anywhere if not round_id else NOTHING_HIDDEN
+            records[index] = _disclosed(record, secrets)
     return findings
+
+
+def _disclosed(record: Any, secrets: RoundSecrets) -> Any:
+    if not secrets.hidden:
+        return record
+    texts = {f.name: getattr(record, f.name) for f in fields(record)}
+    changes = {name: secrets.text(value) for name, value in texts.items() if isinstance(value, str)}
+    return replace(record, **changes)
 
 
 def merge_findings(parts: list[AuditFindings]) -> AuditFindings:

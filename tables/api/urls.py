@@ -1,7 +1,6 @@
 """The table API's routes."""
 
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from tables.api import views_review as review
 from tables.api import views_seating as seating
@@ -11,8 +10,6 @@ from tables.api.views_me import MeView
 
 urlpatterns = [
     path("me", MeView.as_view(), name="me"),
-    # A tablet signs in once with username and password and keeps the token.
-    path("auth/token", obtain_auth_token, name="auth-token"),
     path("tables", tables.TableListView.as_view(), name="tables"),
     path("tables/<int:table_id>", tables.TableDetailView.as_view(), name="table"),
     path("tables/<int:table_id>/open", tables.TableOpenView.as_view(), name="table-open"),

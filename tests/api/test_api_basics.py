@@ -84,10 +84,10 @@ def test_me_names_the_roles(client_for: Any, pit_boss_paula: Any) -> None:
 
 
 def test_token_authentication_works(api: APIClient, dealer_dora: Any) -> None:
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
-    token = Token.objects.create(user=dealer_dora)
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _, token = AuthToken.objects.create(user=dealer_dora)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert api.get("/api/me").status_code == 200
 
 

@@ -11,10 +11,11 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from casino.environment import PREPARE_ONLY_ON_REQUEST, checked_redis_url, database_from_url
-from casino.production import refuse_unsafe_production
+from casino.production import refuse_unsafe_field_key, refuse_unsafe_production
 
 PROJECT = Path(__file__).resolve().parents[2]
 GOOD_SECRET = "k3y-Fq9vR2mZ8pL4sT7wX1cV6bN0hJ5gD3aE9uY2iO8rW4qK7zM1nB6-prod"
+GOOD_FIELD_KEY = "q0Yb3m5c1xPZk8vVtYd2n9R6fW4sLhJ7uAeGiK0oQ1M="
 
 
 def run_check(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -108,6 +109,7 @@ def test_check_deploy_passes_with_production_variables(tmp_path: Path) -> None:
         CASINO_VAR_DIR=str(tmp_path),
         CASINO_ENV="production",
         SECRET_KEY=GOOD_SECRET,
+        CASINO_FIELD_KEY=GOOD_FIELD_KEY,
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/test",
         REDIS_URL="redis://127.0.0.1:6379/0",
         ALLOWED_HOSTS="casino.example",
@@ -147,3 +149,30 @@ def test_embedded_default_uses_sqlite_eager_tasks_and_local_memory(tmp_path: Pat
         "True",
         "UTC",
     ], result.stderr
+
+
+def test_production_refuses_the_development_field_key() -> None:
+    from casino.settings import DEVELOPMENT_FIELD_KEY
+
+    with pytest.raises(ImproperlyConfigured, match="CASINO_FIELD_KEY"):
+        refuse_unsafe_field_key(
+            env="production",
+            field_key=DEVELOPMENT_FIELD_KEY,
+            default_field_key=DEVELOPMENT_FIELD_KEY,
+        )
+    with pytest.raises(ImproperlyConfigured, match="CASINO_FIELD_KEY"):
+        refuse_unsafe_field_key(
+            env="production", field_key="", default_field_key=DEVELOPMENT_FIELD_KEY
+        )
+    refuse_unsafe_field_key(
+        env="production", field_key=GOOD_FIELD_KEY, default_field_key=DEVELOPMENT_FIELD_KEY
+    )
+    refuse_unsafe_field_key(
+        env="development", field_key=DEVELOPMENT_FIELD_KEY, default_field_key=DEVELOPMENT_FIELD_KEY
+    )
+
+
+def test_a_malformed_field_key_names_the_variable(tmp_path: Path) -> None:
+    result = run_check(tmp_path, CASINO_FIELD_KEY="not-a-key")
+    assert result.returncode != 0
+    assert "CASINO_FIELD_KEY" in result.stderr

@@ -54,11 +54,11 @@ class Command(BaseCommand):
             write(f"Open gap: boot {gap['boot_id']:08x} seq {missing}")
         for hold in report["open_holds"]:
             write(f"Open misread hold at {hold['table']}: draw {hold['draw_index']}")
-        write(f"Accepted cards ({len(report['cards'])}):")
+        write(f"Accepted cards ({len(report['cards'])}; ## = face down in a live round):")
         write("  draw  card  boot_id   seq    time")
         for card in report["cards"]:
             write(
-                f"  {card['draw_index']:>4}  {card['card']:<4}  {card['boot_id']:08x}  "
+                f"  {card['draw_index']:>4}  {card['card'] or '##':<4}  {card['boot_id']:08x}  "
                 f"{card['seq']:>5}  {card['time'].isoformat()}"
                 + ("  (entered)" if card["entered"] else "")
             )
