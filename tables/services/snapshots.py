@@ -25,9 +25,11 @@ SNAPSHOT_EVERY = 100
 
 @dataclass(frozen=True)
 class StoredState:
-    """An engine state decoded from a snapshot taken after the event `seq`."""
+    """An engine state decoded from a snapshot taken after the event `seq` (whose hash is
+    `head_hash`)."""
 
     seq: int
+    head_hash: str
     state: Any
 
 
@@ -71,9 +73,9 @@ def latest_stored_state(table: Table, *, up_to_seq: int | None = None) -> Stored
             head_hash=Subquery(chain_hash.values("hash")[:1]),
         )
         .order_by("-seq")
-        .values_list("seq", "state")
+        .values_list("seq", "head_hash", "state")
         .first()
     )
     if found is None:
         return None
-    return StoredState(seq=found[0], state=codec.decode(found[1]))
+    return StoredState(seq=found[0], head_hash=found[1], state=codec.decode(found[2]))
