@@ -7,7 +7,7 @@ PORT ?= 8000
 PYTEST_ARGS ?= -m "not slow"
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run test lint types migrations-check pytest worker beat clean
+.PHONY: run test lint types migrations-check pytest worker beat clean serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,16 @@ worker: $(VENV)/.runtime
 
 beat: $(VENV)/.runtime
 	$(BIN)/celery -A casino beat -l info --schedule var/celerybeat-schedule
+
+# The production server: gunicorn supervising uvicorn workers (HTTP and websockets) on
+# casino.asgi, production settings (PostgreSQL and Redis required), static files collected for
+# WhiteNoise. CASINO_BIND (default 127.0.0.1:8000) and WEB_CONCURRENCY set where and how many.
+serve: $(VENV)/.runtime
+	@test -n "$$DATABASE_URL" || { echo "make serve needs DATABASE_URL=postgres://..."; exit 2; }
+	@test -n "$$REDIS_URL" || { echo "make serve needs REDIS_URL=redis://..."; exit 2; }
+	CASINO_ENV=production $(BIN)/python manage.py migrate --noinput -v 0
+	CASINO_ENV=production $(BIN)/python manage.py collectstatic --noinput -v 0
+	CASINO_ENV=production exec $(BIN)/gunicorn casino.asgi:application -c casino/gunicorn_conf.py
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,4 +1,5 @@
-"""GET /api/health: is this instance able to serve a table right now?
+"""GET /api/health: is this instance able to serve a table right now? And the two cheap
+probes a process manager and a load balancer ask: /api/live and /api/ready.
 
 The database is the one hard dependency (503 without it); the broker and the cache are
 reported so that a pit boss's dashboard can show a degraded floor before reports fail.
@@ -6,11 +7,16 @@ reported so that a pit boss's dashboard can show a degraded floor before reports
 
 from __future__ import annotations
 
+import functools
+import threading
+import time
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django.http import HttpRequest, JsonResponse
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -83,3 +89,56 @@ class HealthView(APIView):
             "cache": cache_info,
         }
         return Response(body, status=200 if database["ok"] else 503)
+
+
+# --- Probes for the process manager and the load balancer ---------------------------------
+# Plain Django views, not DRF: no authentication, negotiation or schema work. A balancer
+# asks every second or so, on every node; the answer must cost next to nothing.
+READY_CACHE_SECONDS = 1.0
+_ready_lock = threading.Lock()
+_ready_answer: tuple[float, bool, dict[str, str]] = (0.0, False, {})
+
+
+def live(request: HttpRequest) -> JsonResponse:
+    """GET /api/live: the process answers (no I/O; a hung worker is restarted on failure)."""
+    return JsonResponse({"status": "live"})
+
+
+def ready(request: HttpRequest) -> JsonResponse:
+    """GET /api/ready: may this node take traffic? One `SELECT 1` and a Redis ping, kept
+    for a second per process so that a storm of probes does not reach the database."""
+    global _ready_answer
+    now = time.monotonic()
+    with _ready_lock:
+        checked_at, ok, parts = _ready_answer
+        if now - checked_at >= READY_CACHE_SECONDS:
+            parts = {"database": _database_ping(), "redis": _redis_ping()}
+            ok = all(part in ("ok", "not used") for part in parts.values())
+            _ready_answer = (now, ok, parts)
+    body = {"status": "ready" if ok else "not ready", **parts}
+    return JsonResponse(body, status=200 if ok else 503)
+
+
+def _database_ping() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as error:  # any driver error means the same thing here: down
+        return error.__class__.__name__
+    return "ok"
+
+
+def _redis_ping() -> str:
+    if not settings.REDIS_URL:
+        return "not used"  # the embedded default: local memory, eager tasks
+    try:
+        _redis_client(settings.REDIS_URL).ping()
+    except Exception as error:  # connection refused, timeout, auth: all mean not ready
+        return error.__class__.__name__
+    return "ok"
+
+
+@functools.cache
+def _redis_client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)

@@ -196,6 +196,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 if CASINO_ENV == "production":
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", default=True)
+    # The balancer's and process manager's probes come over plain HTTP to each node.
+    SECURE_REDIRECT_EXEMPT = [r"^api/(live|ready)$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

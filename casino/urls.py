@@ -4,10 +4,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from casino import health
 from casino.health import HealthView
 
 urlpatterns = [
     path("api/health", HealthView.as_view(), name="health"),
+    path("api/live", health.live, name="live"),
+    path("api/ready", health.ready, name="ready"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/auth/", include("tables.api.auth_urls")),

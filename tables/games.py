@@ -12,6 +12,7 @@ from typing import Any
 
 from tables.engine.errors import InvalidInputError
 from tables.engine.game import Game
+from tables.engine.state_codec import StateCodec
 
 ROUND_NONE = "none"
 ROUND_OPEN = "open"
@@ -34,6 +35,8 @@ class GameBinding:
     audit_view: Callable[[Any], dict[str, Any]]
     # One of the ROUND_* words above, for the round the state is in (or last was in).
     round_status: Callable[[Any], str]
+    # The canonical stored form of the engine's state, for snapshots (None: always replayed).
+    state_codec: StateCodec | None = None
     # The event type with which the engine opens a round (a hand): the services then open
     # the matching Round row, closing a settled one first.
     round_opened_event: str = "round.opened"

@@ -1,6 +1,9 @@
 """Verify a table's log: re-compute every hash, replay every round, compare with projections.
 
-Read-only; used by `verify_log`, by the audit report and by tests.
+Used by `verify_log`, by the audit report and by tests. It changes nothing but, when asked,
+records a verified checkpoint; from one, the next verification walks only the events after
+the latest snapshot at or before it (services.snapshots_checkpoints). Every stored snapshot
+the walk passes is compared with the replayed state.
 
 The audit verifies every event of a floor at each shift end, so the work is kept lean
 (docs/performance/reports.md). On PostgreSQL the log comes through one server-side cursor
@@ -25,14 +28,21 @@ from tables import games
 from tables.engine.errors import RuleError
 from tables.engine.game import Event
 from tables.log.chain import GENESIS_HASH, canonical_json, canonical_time, stored_chain_hash
-from tables.models import Round, Table, TableEvent
-from tables.services.engine_state import initial_state
+from tables.models import EngineSnapshot, Round, Table, TableEvent
 from tables.services.event_types import is_engine_event
+from tables.services.snapshots_checkpoints import (
+    StartingPoint,
+    from_the_first_event,
+    from_the_last_checkpoint,
+    keep_checkpoint,
+)
 
 # Rows fetched per round trip from the server-side cursor.
 CHUNK_ROWS = 5000
 # Replayed rounds sent per comparison statement (a Siete view is about 5 kB).
 COMPARE_ROUNDS = 200
+# Stored snapshots read back per comparison with the replay.
+COMPARE_SNAPSHOTS = 200
 
 
 @dataclass
@@ -42,6 +52,9 @@ class TableVerification:
     rounds_replayed: int = 0
     head_seq: int = 0
     head_hash: str = GENESIS_HASH
+    # The walk began after this seq (0: the whole log).
+    verified_from_seq: int = 0
+    snapshots_compared: int = 0
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -55,24 +68,46 @@ class TableVerification:
             "rounds_replayed": self.rounds_replayed,
             "head_seq": self.head_seq,
             "head_hash": self.head_hash,
+            "verified_from_seq": self.verified_from_seq,
+            "snapshots_compared": self.snapshots_compared,
             "ok": self.ok,
             "problems": list(self.problems),
         }
 
 
-def verify_table(table: Table, *, since: datetime | None = None) -> TableVerification:
-    """The chain is always checked from the first event (a link needs its predecessor);
-    `since` limits which rounds are compared with their projections."""
+def verify_table(
+    table: Table,
+    *,
+    since: datetime | None = None,
+    from_checkpoint: bool = False,
+    checkpoints_up_to: int | None = None,
+    checkpoint: bool = False,
+    checkpoint_at: int | None = None,
+) -> TableVerification:
+    """Check the chain from the first event or, with `from_checkpoint`, from the last verified
+    checkpoint at or before `checkpoints_up_to` (default: any; a link needs its predecessor,
+    and that one is trusted); replay the rounds walked and compare them with their projections
+    (`since` limits which). With `checkpoint`, a sound result is recorded as a verified
+    checkpoint at `checkpoint_at` (default: the head)."""
     result = TableVerification(table=table.name)
     table.refresh_from_db(fields=["head_seq", "head_hash"])
     # One transaction: the server-side cursor lives in it (no copy of the result is held).
     with transaction.atomic():
-        states = _check_chain_and_replay(table, result)
+        if from_checkpoint:
+            start = from_the_last_checkpoint(table, up_to_seq=checkpoints_up_to)
+        else:
+            start = from_the_first_event(table)
+        result.verified_from_seq = result.head_seq = start.seq
+        result.head_hash = start.head_hash
+        states = _check_chain_and_replay(table, result, start)
         _compare_rounds(table, states, result, since)
     if result.ok and (result.head_seq, result.head_hash) != (table.head_seq, table.head_hash):
         result.problems.append(
             f"table {table.name}: the stored head (seq {table.head_seq}) does not match the log"
         )
+    if checkpoint and result.ok:
+        at_seq = result.head_seq if checkpoint_at is None else min(checkpoint_at, result.head_seq)
+        keep_checkpoint(table, seq=at_seq, verified_from_seq=start.seq)
     return result
 
 
@@ -87,15 +122,18 @@ LOG_COLUMNS = (
 )  # fmt: skip
 
 
-def _check_chain_and_replay(table: Table, result: TableVerification) -> dict[int, Any]:
+def _check_chain_and_replay(
+    table: Table, result: TableVerification, start: StartingPoint
+) -> dict[int, Any]:
     """Walk the log once: check each link, and fold engine events; states at round ends."""
     evolve = games.binding_for(table.game).engine.evolve
-    state = initial_state(table)
+    state = start.state
     states: dict[int, Any] = {}
     engine_types: dict[str, bool] = {}
-    table_id, expected_prev, expected_seq = table.pk, GENESIS_HASH, 1
+    table_id, expected_prev, expected_seq = table.pk, start.head_hash, start.seq + 1
     linked = True  # after the first broken link, the rest of the chain is not judged
-    chunks, decode = _log_chunks(table)
+    snapshots = _SnapshotComparison(table, result, start.seq)
+    chunks, decode = _log_chunks(table, after_seq=start.seq)
     with closing(chunks):
         for chunk in chunks:
             for row in chunk:
@@ -129,9 +167,47 @@ def _check_chain_and_replay(table: Table, result: TableVerification) -> dict[int
                         return states
                 if round_number is not None:
                     states[round_number] = state
+                if seq in snapshots.seqs:
+                    snapshots.add(seq, state)
+    snapshots.finish()
     if result.events_checked:
         result.head_seq, result.head_hash = expected_seq - 1, expected_prev
     return states
+
+
+class _SnapshotComparison:
+    """The stored snapshots after `after_seq` against the replayed states, a batch at a time
+    (a long log holds many: neither side is kept whole)."""
+
+    def __init__(self, table: Table, result: TableVerification, after_seq: int) -> None:
+        self.table, self.result = table, result
+        self.codec = games.binding_for(table.game).state_codec
+        self.seqs: frozenset[int] = frozenset()
+        if self.codec is not None:
+            stored = EngineSnapshot.objects.filter(
+                table=table, seq__gt=after_seq, codec_version=self.codec.version
+            )
+            self.seqs = frozenset(stored.values_list("seq", flat=True))
+        self.pending: dict[int, Any] = {}
+
+    def add(self, seq: int, state: Any) -> None:
+        assert self.codec is not None  # no seqs without a codec
+        self.pending[seq] = self.codec.encode(state)
+        if len(self.pending) >= COMPARE_SNAPSHOTS:
+            self.finish()
+
+    def finish(self) -> None:
+        if not self.pending or self.codec is None:
+            return
+        stored = EngineSnapshot.objects.filter(
+            table=self.table, seq__in=list(self.pending), codec_version=self.codec.version
+        ).values_list("seq", "state")
+        for seq, state in stored:
+            self.result.snapshots_compared += 1
+            if state != self.pending[seq]:
+                where = f"table {self.table.name} seq {seq}"
+                self.result.problems.append(f"{where}: the stored snapshot differs from the replay")
+        self.pending = {}
 
 
 def _link_problem(table: Table, seq: int, prev: str, expected_prev: str, expected_seq: int) -> str:
@@ -145,7 +221,7 @@ def _link_problem(table: Table, seq: int, prev: str, expected_prev: str, expecte
 
 def log_rows(table: Table) -> Generator[LogRow, None, None]:
     """The table's log in seq order, as `LogRow`s. Call inside a transaction on PostgreSQL."""
-    chunks, decode = _log_chunks(table)
+    chunks, decode = _log_chunks(table, after_seq=0)
     with closing(chunks):
         for chunk in chunks:
             for row in chunk:
@@ -153,16 +229,16 @@ def log_rows(table: Table) -> Generator[LogRow, None, None]:
 
 
 def _log_chunks(
-    table: Table,
+    table: Table, *, after_seq: int
 ) -> tuple[Generator[Sequence[Sequence[Any]], None, None], Callable[[Any], Any]]:
-    """The log in seq order, in chunks of rows laid out as `LogRow` but for the payload,
-    and the function that decodes a row's payload. Rows are not copied into new tuples:
+    """The log after `after_seq` in seq order, in chunks of rows laid out as `LogRow` but for
+    the payload, and the function that decodes a row's payload. Rows are not copied into new tuples:
     at a million rows, that alone would cost seconds."""
     if _server_side_reads():
         # The payload arrives as the jsonb's text: the backend leaves decoding to the JSON
         # field, as for every jsonb value.
-        return _postgresql_chunks(table), json.loads
-    return _orm_chunks(table), _decoded
+        return _postgresql_chunks(table, after_seq), json.loads
+    return _orm_chunks(table, after_seq), _decoded
 
 
 def _decoded(payload: Any) -> Any:
@@ -176,8 +252,9 @@ def _server_side_reads() -> bool:
     )
 
 
-def _orm_chunks(table: Table) -> Generator[list[LogRow], None, None]:
-    rows = TableEvent.objects.filter(table=table).order_by("seq").values_list(*LOG_COLUMNS)
+def _orm_chunks(table: Table, after_seq: int = 0) -> Generator[list[LogRow], None, None]:
+    events = TableEvent.objects.filter(table=table, seq__gt=after_seq)
+    rows = events.order_by("seq").values_list(*LOG_COLUMNS)
     chunk: list[LogRow] = []
     for row in rows.iterator(chunk_size=2000):
         occurred, recorded = canonical_time(row[7]), canonical_time(row[8])
@@ -189,9 +266,11 @@ def _orm_chunks(table: Table) -> Generator[list[LogRow], None, None]:
         yield chunk
 
 
-def _postgresql_chunks(table: Table) -> Generator[Sequence[Sequence[Any]], None, None]:
+def _postgresql_chunks(
+    table: Table, after_seq: int
+) -> Generator[Sequence[Sequence[Any]], None, None]:
     with connection.chunked_cursor() as cursor:
-        cursor.execute(_postgresql_log_sql(), [table.pk])
+        cursor.execute(_postgresql_log_sql(), [table.pk, after_seq])
         while chunk := cursor.fetchmany(CHUNK_ROWS):
             yield chunk
 
@@ -218,7 +297,7 @@ def _postgresql_log_sql() -> str:
         f"{event('idempotency_key')}, {event('prev_hash')}, {event('hash')} "
         f"FROM {quote(TableEvent._meta.db_table)} e LEFT JOIN {quote(Round._meta.db_table)} r "
         f"ON {column(Round, 'id')} = {event('round')} "
-        f"WHERE {event('table')} = %s ORDER BY {event('seq')}"
+        f"WHERE {event('table')} = %s AND {event('seq')} > %s ORDER BY {event('seq')}"
     )
 
 

@@ -55,8 +55,8 @@ def audit_findings(key: ShiftKey) -> AuditFindings:
 
 def table_findings(table: Table, key: ShiftKey) -> AuditFindings:
     findings = AuditFindings()
-    _verify(table, findings)
     window = shift_window(table, key)
+    _verify(table, findings, window)
     if window is not None:
         _shift_findings(table, key, window, findings)
     return without_live_cards(table, findings)
@@ -142,9 +142,17 @@ LIST_FIELDS: dict[str, type] = {
 TIME_FIELDS = frozenset({"at", "raised_at"})
 
 
-def _verify(table: Table, findings: AuditFindings) -> None:
-    """The chain from the first event, and every round replayed through the engine."""
-    result = verify_table(table)
+def _verify(table: Table, findings: AuditFindings, window: tuple[int, int] | None) -> None:
+    """The chain from the last checkpoint verified before the shift opened (the first event
+    without one), and every round since replayed through the engine; a sound chain is the
+    checkpoint at the shift's end, where the next shift's audit starts."""
+    result = verify_table(
+        table,
+        from_checkpoint=True,
+        checkpoints_up_to=window[0] if window else None,
+        checkpoint=window is not None,
+        checkpoint_at=window[1] if window else None,
+    )
     chain_problems: list[str] = []
     round_problems: list[str] = []
     for problem in result.problems:

@@ -8,6 +8,7 @@ from typing import Any
 from tables import games
 from tables.engine import siete
 from tables.engine.siete import rules
+from tables.engine.siete.codec import SIETE_STATE_CODEC
 
 # Corrections: each carries who asked and the different pit boss who approved.
 APPROVED = frozenset({"void_round", "void_box", "correct_held_card", "move_card", "correct_payout"})
@@ -35,6 +36,7 @@ BINDING = games.GameBinding(
     live_view=siete.live_view,
     audit_view=siete.audit_view,
     round_status=round_status,
+    state_codec=SIETE_STATE_CODEC,
     approval_commands=APPROVED,
     approval_fields=APPROVED,
 )

@@ -8,6 +8,7 @@ from typing import Any
 from tables import games
 from tables.engine import stud
 from tables.engine.stud import state as stud_state
+from tables.engine.stud.codec import STUD_STATE_CODEC
 from tables.services.seating import project_stacks, start_hand_command
 
 ROUND_STATUS = {
@@ -34,6 +35,7 @@ BINDING = games.GameBinding(
     live_view=stud.live_view,
     audit_view=stud.audit_view,
     round_status=round_status,
+    state_codec=STUD_STATE_CODEC,
     round_opened_event="hand.started",
     project_table=project_stacks,
     service_commands=frozenset({"start_hand"}),

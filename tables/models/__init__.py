@@ -6,14 +6,17 @@ from tables.models.floor import DealerAssignment, Seat, Table
 from tables.models.idempotency import IdempotencyRecord
 from tables.models.log import TableEvent
 from tables.models.rounds import Round
+from tables.models.snapshots import EngineSnapshot, VerifiedCheckpoint
 
 __all__ = [
     "Alert",
     "CorrectionRequest",
     "DealerAssignment",
+    "EngineSnapshot",
     "IdempotencyRecord",
     "Round",
     "Seat",
     "Table",
     "TableEvent",
+    "VerifiedCheckpoint",
 ]

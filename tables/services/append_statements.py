@@ -1,7 +1,8 @@
 """The statements of one append: lock the table row, then write the new events, the table's
 head and the round projection.
 
-These rows always change together, under the table lock, in the caller's transaction. On
+These rows always change together, under the table lock, in the caller's transaction, with
+the engine snapshot when one is due. On
 PostgreSQL the write is one statement (data-modifying common table expressions), so an append
 costs BEGIN, the lock, this statement and the commit, where one statement per row would take
 six round trips. The lock is a plain SELECT read straight into the model, without the ORM's
@@ -22,7 +23,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, JSONField, Model
 
 from tables.engine.errors import NotAllowedNowError
-from tables.models import Round, Table, TableEvent
+from tables.models import EngineSnapshot, Round, Table, TableEvent
 
 HEAD_FIELDS = ("head_seq", "head_hash")
 _TABLE_FIELDS = Table._meta.concrete_fields
@@ -30,6 +31,9 @@ _DECODED_TABLE_FIELDS = [
     (index, field) for index, field in enumerate(_TABLE_FIELDS) if hasattr(field, "from_db_value")
 ]
 _EVENT_FIELDS = [field for field in TableEvent._meta.concrete_fields if not field.primary_key]
+_SNAPSHOT_FIELDS = [
+    field for field in EngineSnapshot._meta.concrete_fields if not field.primary_key
+]
 
 
 def _quote(name: str) -> str:
@@ -61,17 +65,24 @@ def write_append(
     rows: Sequence[TableEvent],
     projected: Round | None = None,
     projected_fields: Sequence[str] = (),
+    *,
+    snapshot: EngineSnapshot | None = None,
 ) -> None:
     """INSERT `rows` (setting their primary keys), save the table's head and, if given, the
-    `projected_fields` of the round `projected`. The caller holds the table lock."""
+    `projected_fields` of the round `projected` and the `snapshot`. The caller holds the
+    table lock."""
     connection = connections[DEFAULT_DB_ALIAS]
     if connection.vendor == "postgresql":
-        _write_in_one_statement(connection, table, rows, projected, tuple(projected_fields))
+        _write_in_one_statement(
+            connection, table, rows, projected, tuple(projected_fields), snapshot
+        )
         return
     TableEvent.objects.bulk_create(rows)
     table.save(update_fields=HEAD_FIELDS)
     if projected is not None:
         projected.save(update_fields=projected_fields)
+    if snapshot is not None:
+        snapshot.save(force_insert=True)
 
 
 def _write_in_one_statement(
@@ -80,6 +91,7 @@ def _write_in_one_statement(
     rows: Sequence[TableEvent],
     projected: Round | None,
     projected_fields: tuple[str, ...],
+    snapshot: EngineSnapshot | None,
 ) -> None:
     params: list[Any] = []
     for row in rows:
@@ -89,7 +101,10 @@ def _write_in_one_statement(
     if projected is not None:
         params += _column_values(connection, projected, _fields(Round, projected_fields))
         params.append(projected.pk)
-    sql = _append_sql(len(rows), projected_fields if projected is not None else None)
+    if snapshot is not None:
+        params += _column_values(connection, snapshot, _SNAPSHOT_FIELDS)
+    shape = projected_fields if projected is not None else None
+    sql = _append_sql(len(rows), shape, with_snapshot=snapshot is not None)
     with _prepared_cursor(connection) as cursor:
         cursor.execute(sql, params, prepare=True)
         for row, (primary_key,) in zip(rows, cursor.fetchall(), strict=True):
@@ -145,8 +160,11 @@ def _lock_sql() -> str:
 
 
 @cache
-def _append_sql(row_count: int, projected_fields: tuple[str, ...] | None) -> str:
-    """The INSERT of `row_count` events, the head UPDATE and, unless None, the projection's."""
+def _append_sql(
+    row_count: int, projected_fields: tuple[str, ...] | None, *, with_snapshot: bool = False
+) -> str:
+    """The INSERT of `row_count` events, the head UPDATE and, unless None, the projection's,
+    and the snapshot's INSERT if `with_snapshot`."""
     columns = ", ".join(_quote(field.column) for field in _EVENT_FIELDS)
     row_marks = "(" + ", ".join(["%s"] * len(_EVENT_FIELDS)) + ")"
     parts = [
@@ -156,6 +174,13 @@ def _append_sql(row_count: int, projected_fields: tuple[str, ...] | None) -> str
     ]
     if projected_fields is not None:
         parts.append(_update_sql("projection", Round, projected_fields))
+    if with_snapshot:
+        snapshot_columns = ", ".join(_quote(field.column) for field in _SNAPSHOT_FIELDS)
+        snapshot_marks = ", ".join(["%s"] * len(_SNAPSHOT_FIELDS))
+        parts.append(
+            f"snapshot AS (INSERT INTO {_quote(EngineSnapshot._meta.db_table)} "
+            f"({snapshot_columns}) VALUES ({snapshot_marks}))"
+        )
     return f"WITH {', '.join(parts)} SELECT {_quote('id')} FROM inserted ORDER BY {_quote('seq')}"
 
 

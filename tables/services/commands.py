@@ -19,7 +19,7 @@ from django.utils import timezone
 from tables import games
 from tables.engine.errors import NotAllowedNowError
 from tables.models import Round, Table, TableEvent
-from tables.services import engine_state, live
+from tables.services import engine_state, live, snapshots
 from tables.services.append import NewFact, chain_facts
 from tables.services.append_statements import lock_table as lock_table  # the one lock, re-exported
 from tables.services.append_statements import write_append
@@ -78,10 +78,15 @@ def table_command(
             round_ = start_round_row(table, round_, actor)
         facts = [*preamble, *(NewFact(event.type, dict(event.data)) for event in events)]
         projection = _round_projection(round_, state, table) if round_ is not None else None
-        rows = record(table, round_, facts, actor, source, occurred_at, idempotency_key, projection)
+        head_seq = table.head_seq + len(facts)
+        stored = bool(facts) and snapshots.is_due(binding, before.stored_seq, head_seq, events)
+        rows = record(
+            table, round_, facts, actor, source, occurred_at, idempotency_key, projection,
+            snapshot_state=state if stored else None,
+        )  # fmt: skip
         if binding.project_table is not None:
             binding.project_table(table, state, rows)
-        engine_state.remember(table, state, round_)
+        engine_state.remember(table, state, round_, head_seq if stored else before.stored_seq)
         return CommandOutcome(table=table, round=round_, events=rows, state=state)
 
 
@@ -127,8 +132,10 @@ def record(
     occurred_at: datetime | None,
     idempotency_key: str | None,
     projection: RoundProjection | None = None,
+    snapshot_state: Any = None,
 ) -> list[TableEvent]:
-    """Append, save the head (and `projection`), project alerts, and publish after commit.
+    """Append, save the head (and `projection`, and a snapshot of `snapshot_state`, the engine
+    state after `facts`), project alerts, and publish after commit.
 
     The caller holds the table lock."""
     if not facts:
@@ -142,10 +149,11 @@ def record(
         occurred_at=occurred_at,
         idempotency_key=idempotency_key,
     )
+    stored = None if snapshot_state is None else snapshots.snapshot_row(table, snapshot_state)
     if projection is None:
-        write_append(table, rows)
+        write_append(table, rows, snapshot=stored)
     else:
-        write_append(table, rows, projection.round, projection.project(rows))
+        write_append(table, rows, projection.round, projection.project(rows), snapshot=stored)
     project_alerts(table, rows)
     notice = {
         "table": table.pk,

@@ -1,0 +1,29 @@
+"""gunicorn's settings for `make serve`: uvicorn workers serving casino.asgi (HTTP and
+websockets) under gunicorn's supervision. Every value can be set from the environment.
+
+gunicorn restarts a worker that dies or stops answering (`timeout`), and on SIGTERM (or
+SIGHUP for a reload) lets each worker finish its requests in flight for up to
+`graceful_timeout` seconds before it is stopped.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+bind = os.environ.get("CASINO_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", str(multiprocessing.cpu_count() * 2)))
+worker_class = "uvicorn_worker.UvicornWorker"
+# A request that takes longer than this has a hung worker behind it: gunicorn replaces it.
+timeout = int(os.environ.get("CASINO_WORKER_TIMEOUT", "30"))
+graceful_timeout = int(os.environ.get("CASINO_GRACEFUL_TIMEOUT", "30"))
+keepalive = 5
+# Workers are recycled now and then (with jitter, not all at once) to bound any slow leak.
+max_requests = int(os.environ.get("CASINO_MAX_REQUESTS", "20000"))
+max_requests_jitter = max_requests // 10
+accesslog = os.environ.get("CASINO_ACCESS_LOG") or None  # "-" for stdout; off by default
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+proc_name = "casino-web"
+# The control socket's default path is one per user, shared by every server of that user.
+control_socket_disable = True
