@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError
 from django.http import HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -33,16 +35,56 @@ def error_body(code: str, detail: str, fields: dict[str, Any] | None = None) -> 
     return {"code": code, "detail": detail, "fields": fields or {}}
 
 
+# Values the database cannot hold (a number past 64 bits in the address, a date that does not
+# exist): the request is wrong, not the server.
+OUT_OF_RANGE = (OverflowError, DataError, DjangoValidationError)
+MAX_ID = 2**63 - 1
+
+
+def first_field_error(fields: Any, path: str = "") -> tuple[str, str]:
+    """The first bad field of a validation error (dotted for nested ones) and its sentence."""
+    if isinstance(fields, dict):
+        for name, inner in fields.items():
+            where = f"{path}.{name}" if path else str(name)
+            return first_field_error(inner, where)
+    if isinstance(fields, list) and fields:
+        if all(isinstance(item, str) for item in fields):
+            return path, str(fields[0])
+        for index, inner in enumerate(fields):
+            if inner:
+                return first_field_error(inner, f"{path}[{index}]")
+    return path, str(fields)
+
+
+def validation_detail(fields: dict[str, Any]) -> str:
+    name, sentence = first_field_error(fields)
+    if name in ("", "non_field_errors"):
+        return sentence
+    return f"{name}: {sentence}"
+
+
+def _out_of_range(context: dict[str, Any]) -> Response:
+    kwargs = context.get("kwargs") or {}
+    name = next(
+        (key for key, value in kwargs.items() if isinstance(value, int) and value > MAX_ID),
+        None,
+    )
+    fields = {name or "request": ["This value is out of range or not a valid value."]}
+    return Response(error_body("invalid_input", validation_detail(fields), fields), status=400)
+
+
 def uniform_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RuleError):
         return Response(error_body(exc.code, exc.message), status=exc.status)
+    if isinstance(exc, OUT_OF_RANGE):
+        return _out_of_range(context)
     response = exception_handler(exc, context)
     if response is None:
         return None
     code = next((c for kind, c in DRF_CODES.items() if isinstance(exc, kind)), "request_refused")
     if isinstance(exc, exceptions.ValidationError):
         fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
-        response.data = error_body(code, "Some fields are missing or invalid.", dict(fields))
+        response.data = error_body(code, validation_detail(dict(fields)), dict(fields))
     else:
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
         response.data = error_body(code, str(detail))

@@ -250,3 +250,25 @@ refuse_unsafe_production(
 refuse_unsafe_field_key(
     env=CASINO_ENV, field_key=CASINO_FIELD_KEY, default_field_key=DEVELOPMENT_FIELD_KEY
 )
+
+# --- Policy -----------------------------------------------------------------------------
+# JSON answers are never cached; pages get a Content-Security-Policy (self only, no inline
+# script). The JSON parser refuses bodies nested too deep, numbers past 64 bits and control
+# characters with a 400 naming the field.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "casino.middleware.headers.PolicyHeadersMiddleware",
+)
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = [
+    "tables.api.parsers.BoundedJSONParser",
+    "rest_framework.parsers.FormParser",
+    "rest_framework.parsers.MultiPartParser",
+]
+
+# Floor-wide maxima, in the casino's money unit: no buy-in, fill, credit, counted drop or cage
+# figure may pass them, whatever a table's own limits are.
+CASINO_MAX_BUY_IN = env_int("CASINO_MAX_BUY_IN", 1_000_000)
+CASINO_MAX_FILL = env_int("CASINO_MAX_FILL", 5_000_000)
+CASINO_MAX_CREDIT = env_int("CASINO_MAX_CREDIT", 5_000_000)
+CASINO_MAX_DROP = env_int("CASINO_MAX_DROP", 50_000_000)
+CASINO_MAX_CAGE_FIGURE = env_int("CASINO_MAX_CAGE_FIGURE", 500_000_000)

@@ -8,8 +8,13 @@ class DevicesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from devices.feed_check import online_shoe_feeds, shoe_hold_reason
-        from tables.card_feeds import register_feed_check, register_hold_check
+        from devices.feed_check import feed_status, online_shoe_feeds, shoe_hold_reason
+        from tables.card_feeds import (
+            register_feed_check,
+            register_hold_check,
+            register_status_check,
+        )
 
         register_feed_check(online_shoe_feeds)
         register_hold_check(shoe_hold_reason)
+        register_status_check(feed_status)

@@ -6,3 +6,7 @@ class ReportsConfig(AppConfig):
 
     name = "reports"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # A slip's void is a two-person step the table corrections carry out.
+        import reports.services.slips  # noqa: F401

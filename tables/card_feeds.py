@@ -40,3 +40,25 @@ def table_hold_reason(table_id: int) -> str | None:
         if reason:
             return reason
     return None
+
+
+StatusCheck = Callable[[int], tuple[bool, str | None]]
+_status_checks: list[StatusCheck] = []
+
+
+def register_status_check(check: StatusCheck) -> None:
+    """A check that answers both questions in one read (the policy asks on every command)."""
+    if check not in _status_checks:
+        _status_checks.append(check)
+
+
+def table_feed_status(table_id: int) -> tuple[bool, str | None]:
+    """Whether a shoe feeds the table, and why its round is held (or None), read together."""
+    if not _status_checks:
+        return device_feeds_table(table_id), table_hold_reason(table_id)
+    feeds, reason = False, None
+    for check in _status_checks:
+        check_feeds, check_reason = check(table_id)
+        feeds = feeds or check_feeds
+        reason = reason or check_reason
+    return feeds, reason

@@ -51,6 +51,15 @@ class GameBinding:
     approval_commands: frozenset[str] = frozenset()
     # ...and those among them whose data carries `requested_by` and `approved_by` names.
     approval_fields: frozenset[str] = frozenset()
+    # Every command name the engine takes from JSON (the policy declares each one).
+    command_types: frozenset[str] = frozenset()
+    # Commands that put a card on the table: the shoe's job while one feeds the table.
+    card_commands: frozenset[str] = frozenset({"record_card", "burn"})
+    # The command that changes the house settings, the settings whose change needs a second
+    # pit boss, and how to read the settings in force from the state.
+    settings_command: str | None = None
+    four_eyes_settings: frozenset[str] = frozenset()
+    settings_of: Callable[[Any], Mapping[str, Any]] | None = None
 
 
 _REGISTRY: dict[str, GameBinding] = {}

@@ -19,12 +19,12 @@ from devices.api.serializers import (
     NoteSerializer,
     ReasonSerializer,
 )
-from devices.models import Device, DeviceGap, MisreadHold
+from devices.models import Device, DeviceGap
 from devices.registry import enrollment, gaps, holds
 from devices.reporting import binding_summary, device_report, device_summary, link_quality_of
-from tables.api.access import acting_user, check_can_act_at
+from tables.api.access import acting_user
 from tables.api.idempotency import run_idempotently
-from tables.api.permissions import IsFloorStaff, IsPitBoss
+from tables.api.permissions import Declared, described
 from tables.api.views_tables import ERRORS, valid
 from tables.engine.errors import NotAllowedNowError
 
@@ -41,9 +41,11 @@ def listing(device: Device) -> dict[str, Any]:
 
 
 class DeviceListView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "devices.read", "POST": "device.enroll"}
 
     @extend_schema(
+        description=described("devices.read"),
         summary="Shoes with their status, binding and link quality",
         responses=None,
         operation_id="devices_list",
@@ -52,6 +54,7 @@ class DeviceListView(APIView):
         return Response([listing(device) for device in Device.objects.all()])
 
     @extend_schema(
+        description=described("device.enroll"),
         summary="Enrol a shoe (pending); with table_id, ask for its binding too",
         request=EnrollSerializer,
         responses={201: None, **ERRORS},
@@ -75,17 +78,24 @@ class DeviceListView(APIView):
 
 
 class DeviceDetailView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "devices.read"}
 
-    @extend_schema(summary="A shoe's report: status, binding, counters, cards", responses=None)
+    @extend_schema(
+        description=described("devices.read"),
+        summary="A shoe's report: status, binding, counters, cards",
+        responses=None,
+    )
     def get(self, request: Request, device_id: int) -> Response:
         return Response(device_report(device_get(device_id)))
 
 
 class BindingRequestView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "device.bind"}
 
     @extend_schema(
+        description=described("device.bind"),
         summary="Ask for a shoe's binding to a table",
         request=BindingRequestSerializer,
         responses={201: None, **ERRORS},
@@ -105,9 +115,11 @@ class BindingRequestView(APIView):
 
 
 class BindingApproveView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "device.bind_approve"}
 
     @extend_schema(
+        description=described("device.bind_approve"),
         summary="Approve a binding (a pit boss other than the requester)",
         request=None,
         responses=ERRORS,
@@ -121,9 +133,15 @@ class BindingApproveView(APIView):
 
 
 class DeviceRetireView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "device.retire"}
 
-    @extend_schema(summary="Retire a shoe", request=ReasonSerializer, responses=ERRORS)
+    @extend_schema(
+        description=described("device.retire"),
+        summary="Retire a shoe",
+        request=ReasonSerializer,
+        responses=ERRORS,
+    )
     def post(self, request: Request, device_id: int) -> Response:
         data = valid(ReasonSerializer, request)
 
@@ -137,9 +155,15 @@ class DeviceRetireView(APIView):
 
 
 class DeviceReactivateView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "device.reactivate"}
 
-    @extend_schema(summary="Reactivate a quarantined shoe", request=None, responses=ERRORS)
+    @extend_schema(
+        description=described("device.reactivate"),
+        summary="Reactivate a quarantined shoe",
+        request=None,
+        responses=ERRORS,
+    )
     def post(self, request: Request, device_id: int) -> Response:
         def handle(key: str | None) -> Response:
             device = enrollment.device_reactivate(
@@ -151,19 +175,17 @@ class DeviceReactivateView(APIView):
 
 
 class HoldEntryView(APIView):
-    permission_classes = (IsFloorStaff,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "hold.enter"}
 
     @extend_schema(
+        description=described("hold.enter"),
         summary="Enter the card the shoe could not read (dealer at the table)",
         request=CardEntrySerializer,
         responses=ERRORS,
     )
     def post(self, request: Request, hold_id: int) -> Response:
         data = valid(CardEntrySerializer, request)
-        hold = MisreadHold.objects.select_related("table").filter(pk=hold_id).first()
-        if hold is None:
-            raise NotAllowedNowError("There is no such hold.", code="hold_not_found", status=404)
-        check_can_act_at(request.user, hold.table)
 
         def handle(key: str | None) -> Response:
             entered = holds.hold_enter(hold_id=hold_id, card=data["card"], by=acting_user(request))
@@ -173,9 +195,11 @@ class HoldEntryView(APIView):
 
 
 class HoldApproveView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "hold.approve"}
 
     @extend_schema(
+        description=described("hold.approve"),
         summary="Approve the entered card (not the person who entered it); the shoe's "
         "waiting cards follow",
         request=None,
@@ -190,9 +214,15 @@ class HoldApproveView(APIView):
 
 
 class GapResolveView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "gap.resolve"}
 
-    @extend_schema(summary="Write off events a shoe lost", request=NoteSerializer, responses=ERRORS)
+    @extend_schema(
+        description=described("gap.resolve"),
+        summary="Write off events a shoe lost",
+        request=NoteSerializer,
+        responses=ERRORS,
+    )
     def post(self, request: Request, gap_id: int) -> Response:
         data = valid(NoteSerializer, request)
 

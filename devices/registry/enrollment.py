@@ -10,9 +10,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from devices.models import Device, DeviceBinding
-from tables import roles
+from tables import policy
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Table
+from tables.policy import four_eyes
 
 SERIAL_MAX = 16
 
@@ -39,6 +40,7 @@ def device_enroll(
     by: User | None = None,
 ) -> Device:
     """Register a shoe as pending; its identity is learned from its first accepted HELLO."""
+    policy.check(by, "device.enroll", source="system")
     serial = serial.strip()
     if not serial or len(serial) > SERIAL_MAX or not serial.isprintable():
         raise InvalidInputError(
@@ -65,8 +67,10 @@ def binding_request(*, device_id: int, table_id: int, by: User | None) -> Device
         device = _locked_device(device_id)
         if device.status == Device.Status.RETIRED:
             raise NotAllowedNowError("A retired device cannot be bound.", code="device_retired")
-        if not Table.objects.filter(pk=table_id).exists():
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
             raise NotAllowedNowError("There is no such table.", code="table_not_found")
+        policy.check(by, "device.bind", table, source="system")
         if open_binding(device) is not None:
             raise NotAllowedNowError(
                 "This device already has a binding; end it first.", code="device_already_bound"
@@ -78,19 +82,11 @@ def binding_request(*, device_id: int, table_id: int, by: User | None) -> Device
 
 def binding_approve(*, binding_id: int, by: User) -> DeviceBinding:
     """A pit boss, not the requester, approves; a pending shoe becomes active."""
-    if not roles.has_role(by, roles.PIT_BOSS):
-        raise NotAllowedNowError("Only a pit boss may approve a binding.", code="not_a_pit_boss")
     with transaction.atomic():
         binding = _locked_binding(binding_id)
         if binding.ended_at is not None or binding.approved_at is not None:
-            raise NotAllowedNowError(
-                "This binding is not waiting for approval.", code="binding_not_pending"
-            )
-        if binding.requested_by_id == by.pk:
-            raise NotAllowedNowError(
-                "The binding must be approved by a different person from the one who asked.",
-                code="same_person_approval",
-            )
+            raise four_eyes.already_decided("binding")
+        four_eyes.check_decider("device.bind_approve", requester=binding.requested_by, decider=by)
         binding.approved_by, binding.approved_at = by, timezone.now()
         try:
             with transaction.atomic():
@@ -117,8 +113,7 @@ def binding_end(*, device_id: int, by: User | None, reason: str) -> DeviceBindin
 
 def device_retire(*, device_id: int, by: User, reason: str) -> Device:
     """A retired shoe never feeds a table again; its binding ends with it."""
-    if not roles.has_role(by, roles.PIT_BOSS):
-        raise NotAllowedNowError("Only a pit boss may retire a device.", code="not_a_pit_boss")
+    policy.check(by, "device.retire", source="system")
     with transaction.atomic():
         device = _locked_device(device_id)
         if device.status == Device.Status.RETIRED:
@@ -142,8 +137,7 @@ def device_quarantine(*, device_id: int) -> Device:
 
 
 def device_reactivate(*, device_id: int, by: User) -> Device:
-    if not roles.has_role(by, roles.PIT_BOSS):
-        raise NotAllowedNowError("Only a pit boss may reactivate a device.", code="not_a_pit_boss")
+    policy.check(by, "device.reactivate", source="system")
     with transaction.atomic():
         device = _locked_device(device_id)
         if device.status != Device.Status.QUARANTINED:
@@ -169,9 +163,13 @@ def _locked_device(device_id: int) -> Device:
 
 def _locked_binding(binding_id: int) -> DeviceBinding:
     try:
-        return DeviceBinding.objects.select_for_update().select_related("device").get(pk=binding_id)
+        return (
+            DeviceBinding.objects.select_for_update()
+            .select_related("device", "requested_by")
+            .get(pk=binding_id)
+        )
     except DeviceBinding.DoesNotExist:
-        raise NotAllowedNowError("There is no such binding.", code="binding_not_found") from None
+        raise four_eyes.not_found("binding") from None
 
 
 # What a binding's approval vouched for: a change to any of it needs a new approval.

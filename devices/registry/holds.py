@@ -12,9 +12,10 @@ from django.utils import timezone
 from devices import applying, feeding
 from devices.models import DeviceEvent, MisreadHold
 from devices.registry.alerts import raise_device_alert
-from tables import roles
+from tables import policy
 from tables.engine.errors import NotAllowedNowError
 from tables.models import Table
+from tables.policy import four_eyes
 from tables.services import engine_state
 from tables.services.append import NewFact
 from tables.services.commands import lock_table, table_command
@@ -31,9 +32,11 @@ def hold_enter(*, hold_id: int, card: str, by: User) -> MisreadHold:
     with transaction.atomic():
         hold = MisreadHold.objects.select_for_update().filter(pk=hold_id).first()
         if hold is None:
-            raise NotAllowedNowError("There is no such hold.", code="hold_not_found")
+            raise four_eyes.not_found("hold")
+        table = lock_table(hold.table_id)
+        policy.check(by, "hold.enter", table)
         if hold.resolved_at is not None:
-            raise NotAllowedNowError("This hold is already resolved.", code="hold_resolved")
+            raise four_eyes.already_decided("hold")
         hold.card, hold.requested_by = card.strip(), by
         hold.save(update_fields=["card", "requested_by"])
         return hold
@@ -56,13 +59,7 @@ def misread_resolve(
     *, hold_id: int, card: str, requested_by: User, approved_by: User
 ) -> MisreadHold:
     """Deal the entered card in place of the unread one, then release the cards that waited."""
-    if not roles.has_role(approved_by, roles.PIT_BOSS):
-        raise NotAllowedNowError("Only a pit boss may approve.", code="not_a_pit_boss")
-    if approved_by.pk == requested_by.pk:
-        raise NotAllowedNowError(
-            "The card must be approved by a different person from the one who entered it.",
-            code="same_person_approval",
-        )
+    four_eyes.check_decider("hold.approve", requester=requested_by, decider=approved_by)
     hold = MisreadHold.objects.select_related("device_event", "device").filter(pk=hold_id).first()
     if hold is None:
         raise NotAllowedNowError("There is no such hold.", code="hold_not_found")
@@ -88,6 +85,7 @@ def misread_resolve(
             actor=requested_by,
             source="tablet",
             preamble=(fact,),
+            approved=True,
         )
         hold.card, hold.requested_by, hold.approved_by = card, requested_by, approved_by
         hold.resolved_at = timezone.now()

@@ -5,10 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from rest_framework import serializers
 
 from reports.models import CageFigures, JobRun, Report
 from tables.models import TableEvent
+
+
+def bounded_total(value: Any, maximum: int, what: str) -> Any:
+    """Refuse an amount (or amounts by denomination) past a floor-wide maximum; anything else
+    passes untouched to the custody rules, which refuse it with their own codes."""
+    amounts = value.values() if isinstance(value, dict) else [value]
+    whole = [a for a in amounts if isinstance(a, int) and not isinstance(a, bool)]
+    if sum(whole) > maximum:
+        raise serializers.ValidationError(f"{what} may be at most {maximum} on this floor.")
+    return value
 
 
 class ChipCountSerializer(serializers.Serializer[None]):
@@ -23,6 +34,15 @@ class CloserSerializer(serializers.Serializer[None]):
 
 class SlipRequestSerializer(serializers.Serializer[None]):
     amounts = serializers.DictField(child=serializers.JSONField())
+    # The floor-wide maximum of the slip's type (a fill or a credit).
+    maximum_setting = "CASINO_MAX_FILL"
+
+    def validate_amounts(self, value: Any) -> Any:
+        return bounded_total(value, getattr(settings, self.maximum_setting), "A slip's total")
+
+
+class CreditRequestSerializer(SlipRequestSerializer):
+    maximum_setting = "CASINO_MAX_CREDIT"
 
 
 class SlipStepSerializer(serializers.Serializer[None]):
@@ -34,17 +54,22 @@ class SlipStepSerializer(serializers.Serializer[None]):
 
 
 class VoidSerializer(serializers.Serializer[None]):
-    reason = serializers.CharField()
-    requested_by = serializers.CharField()
+    reason = serializers.CharField(max_length=2000)
 
 
 class AmountSerializer(serializers.Serializer[None]):
     amount = serializers.JSONField()
 
+    def validate_amount(self, value: Any) -> Any:
+        return bounded_total(value, settings.CASINO_MAX_BUY_IN, "A buy-in")
+
 
 class DropSerializer(AmountSerializer):
     gaming_day = serializers.DateField(required=False)
-    shift = serializers.CharField(required=False)
+    shift = serializers.CharField(required=False, max_length=32)
+
+    def validate_amount(self, value: Any) -> Any:
+        return bounded_total(value, settings.CASINO_MAX_DROP, "A counted drop")
 
 
 class CageFiguresSerializer(serializers.Serializer[None]):
@@ -52,7 +77,13 @@ class CageFiguresSerializer(serializers.Serializer[None]):
     shift = serializers.CharField()
     fills_issued = serializers.JSONField()
     credits_received = serializers.JSONField()
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+    def validate_fills_issued(self, value: Any) -> Any:
+        return bounded_total(value, settings.CASINO_MAX_CAGE_FIGURE, "The fills issued")
+
+    def validate_credits_received(self, value: Any) -> Any:
+        return bounded_total(value, settings.CASINO_MAX_CAGE_FIGURE, "The credits received")
 
 
 class CageFiguresOutSerializer(serializers.ModelSerializer[CageFigures]):
@@ -84,8 +115,9 @@ class CustodyEventSerializer(serializers.Serializer[TableEvent]):
 class ReportSerializer(serializers.ModelSerializer[Report]):
     # Plain text in the schema: another component's "kind" enum would collide with this one.
     kind = serializers.CharField(read_only=True)
+    # A floor-wide report (cashier, floor summary, audit) has no table.
     table: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="name", read_only=True
+        slug_field="name", read_only=True, allow_null=True
     )
     downloads = serializers.SerializerMethodField()
 
@@ -120,8 +152,8 @@ class ReportDetailSerializer(ReportSerializer):
 class RunRequestSerializer(serializers.Serializer[None]):
     kind = serializers.CharField(help_text="table_shift, floor_summary, cashier or audit")
     gaming_day = serializers.DateField()
-    shift = serializers.CharField()
-    table = serializers.IntegerField(required=False)
+    shift = serializers.CharField(max_length=32)
+    table = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     reprint = serializers.BooleanField(default=False)
     allow_provisional = serializers.BooleanField(default=True)
 

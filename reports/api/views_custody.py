@@ -23,16 +23,12 @@ from reports.custody import SLIP_TYPES
 from reports.inputs.custody_log import shift_ledger
 from reports.services import custody
 from reports.shifts import parse_shift_key
-from tables.api.access import acting_user, check_can_act_at
+from tables.api.access import acting_user
 from tables.api.idempotency import run_idempotently
-from tables.api.permissions import IsCashier, IsFloorStaff, IsPitBoss
+from tables.api.permissions import Declared, described
+from tables.api.views_tables import ERRORS
 from tables.models import Table, TableEvent
 
-ERRORS = {
-    403: OpenApiResponse(description="Not allowed for this role"),
-    409: OpenApiResponse(description="The custody rules refuse it now; nothing recorded"),
-    422: OpenApiResponse(description="Invalid amount or signature; nothing recorded"),
-}
 RECORDED = {201: CustodyEventSerializer, **ERRORS}
 
 
@@ -47,9 +43,11 @@ def recorded(event: TableEvent) -> Response:
 
 
 class OpenerView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "custody.open"}
 
     @extend_schema(
+        description=described("custody.open"),
         summary="Open the table for the shift with a chip count (or carry the last closer)",
         request=ChipCountSerializer,
         responses=RECORDED,
@@ -71,9 +69,15 @@ class OpenerView(APIView):
 
 
 class CloserView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "custody.close"}
 
-    @extend_schema(summary="Close the table's shift", request=CloserSerializer, responses=RECORDED)
+    @extend_schema(
+        description=described("custody.close"),
+        summary="Close the table's shift",
+        request=CloserSerializer,
+        responses=RECORDED,
+    )
     def post(self, request: Request, table_id: int) -> Response:
         data = valid(CloserSerializer, request)
         return run_idempotently(
@@ -91,16 +95,17 @@ class CloserView(APIView):
 
 
 class BuyInView(APIView):
-    permission_classes = (IsFloorStaff,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "custody.buy_in"}
 
     @extend_schema(
-        summary="Record a buy-in (cash for chips)", request=AmountSerializer, responses=RECORDED
+        description=described("custody.buy_in"),
+        summary="Record a buy-in (cash for chips)",
+        request=AmountSerializer,
+        responses=RECORDED,
     )
     def post(self, request: Request, table_id: int) -> Response:
         data = valid(AmountSerializer, request)
-        table = Table.objects.filter(pk=table_id).first()
-        if table is not None:
-            check_can_act_at(request.user, table)
         return run_idempotently(
             request,
             lambda key: recorded(
@@ -115,10 +120,14 @@ class BuyInView(APIView):
 
 
 class DropView(APIView):
-    permission_classes = (IsCashier,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "custody.drop"}
 
     @extend_schema(
-        summary="Enter the counted drop (final)", request=DropSerializer, responses=RECORDED
+        description=described("custody.drop"),
+        summary="Enter the counted drop (final)",
+        request=DropSerializer,
+        responses=RECORDED,
     )
     def post(self, request: Request, table_id: int) -> Response:
         data = valid(DropSerializer, request)
@@ -142,15 +151,20 @@ class DropView(APIView):
 class CustodyView(APIView):
     """The custody of a table and shift, as the ledger folds it."""
 
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "custody.read"}
 
     @extend_schema(
+        description=described("custody.read"),
         summary="A table's custody for one shift",
         parameters=[
             OpenApiParameter("gaming_day", str, required=True, description="YYYY-MM-DD"),
             OpenApiParameter("shift", str, required=True),
         ],
-        responses=OpenApiResponse(OpenApiTypes.OBJECT, description="The ledger's totals"),
+        responses={
+            200: OpenApiResponse(OpenApiTypes.OBJECT, description="The ledger's totals"),
+            **ERRORS,
+        },
     )
     def get(self, request: Request, table_id: int) -> Response:
         table = Table.objects.filter(pk=table_id).first()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django.db import transaction
@@ -14,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from reports.api.access import SeesSomeReports, check_can_see, visible_kinds
+from reports.api.access import check_can_see, visible_kinds
 from reports.api.serializers import (
     JobRunSerializer,
     ReportDetailSerializer,
@@ -25,6 +26,9 @@ from reports.models import JobRun, Report
 from reports.renderers import as_csv, as_json, as_pdf
 from reports.shifts import parse_shift_key
 from reports.tasks import start_run
+from tables.api.bounds import bad_text
+from tables.api.permissions import Declared, described
+from tables.api.views_tables import ERRORS
 from tables.engine.errors import InvalidInputError
 from tables.models import Table
 
@@ -53,41 +57,63 @@ def report_for(request: Request, report_id: int) -> Report:
     return report
 
 
+def _filters(request: Request) -> dict[str, Any]:
+    """The list's filters, checked: a gaming day that is no date, or text with control
+    characters, is a 400 naming the filter."""
+    params = request.query_params
+    wanted: dict[str, Any] = {}
+    for name, lookup in (("shift", "shift"), ("kind", "kind"), ("table", "table__name")):
+        value = params.get(name)
+        if value:
+            if bad_text(value) or len(value) > 64:
+                raise ValidationError({name: [f"{name} is not a valid filter value."]})
+            wanted[lookup] = value
+    if params.get("gaming_day"):
+        try:
+            wanted["gaming_day"] = date.fromisoformat(params["gaming_day"])
+        except ValueError:
+            raise ValidationError(
+                {"gaming_day": ["gaming_day is a date written as YYYY-MM-DD."]}
+            ) from None
+    return wanted
+
+
 class ReportListView(APIView):
-    permission_classes = (SeesSomeReports,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "reports.read"}
 
     @extend_schema(
         summary="List stored reports (every version) by gaming day, shift, table and kind",
+        description=described("reports.read"),
         parameters=FILTERS,
-        responses=ReportSerializer(many=True),
+        responses={200: ReportSerializer(many=True), **ERRORS},
     )
     def get(self, request: Request) -> Response:
-        reports = visible_reports(request)
-        params = request.query_params
-        if params.get("gaming_day"):
-            reports = reports.filter(gaming_day=params["gaming_day"])
-        for name in ("shift", "kind"):
-            if params.get(name):
-                reports = reports.filter(**{name: params[name]})
-        if params.get("table"):
-            reports = reports.filter(table__name=params["table"])
+        reports = visible_reports(request).filter(**_filters(request))
         return Response(ReportSerializer(reports, many=True).data)
 
 
 class ReportDetailView(APIView):
-    permission_classes = (SeesSomeReports,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "reports.read"}
 
-    @extend_schema(summary="One stored report with its document", responses=ReportDetailSerializer)
+    @extend_schema(
+        summary="One stored report with its document",
+        description=described("reports.read"),
+        responses={200: ReportDetailSerializer, **ERRORS},
+    )
     def get(self, request: Request, report_id: int) -> Response:
         return Response(ReportDetailSerializer(report_for(request, report_id)).data)
 
 
 class ReportDownloadView(APIView):
-    permission_classes = (SeesSomeReports,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "reports.read"}
 
     @extend_schema(
         summary="Download a report as JSON, CSV or PDF (the stored bytes)",
-        responses={200: OpenApiResponse(description="The report file")},
+        description=described("reports.read"),
+        responses={200: OpenApiResponse(description="The report file"), **ERRORS},
     )
     def get(self, request: Request, report_id: int, fmt: str) -> HttpResponse:
         if fmt not in FORMATS:
@@ -102,12 +128,14 @@ class ReportDownloadView(APIView):
 
 
 class RunCreateView(APIView):
-    permission_classes = (SeesSomeReports,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "report.run"}
 
     @extend_schema(
         summary="Start a report run (queued on the reports queue); follow it by its id",
+        description=described("report.run"),
         request=RunRequestSerializer,
-        responses={202: JobRunSerializer},
+        responses={202: JobRunSerializer, **ERRORS},
     )
     def post(self, request: Request) -> Response:
         serializer = RunRequestSerializer(data=request.data)
@@ -148,11 +176,13 @@ def start_run_after_commit(
 
 
 class RunDetailView(APIView):
-    permission_classes = (SeesSomeReports,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "reports.read"}
 
     @extend_schema(
         summary="Follow a report run: status, progress and the report it made",
-        responses=JobRunSerializer,
+        description=described("reports.read"),
+        responses={200: JobRunSerializer, **ERRORS},
     )
     def get(self, request: Request, run_id: str) -> Response:
         job = JobRun.objects.filter(pk=run_id).first()

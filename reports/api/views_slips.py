@@ -11,38 +11,38 @@ from rest_framework.views import APIView
 from reports.api.serializers import (
     CageFiguresOutSerializer,
     CageFiguresSerializer,
+    CreditRequestSerializer,
     SlipRequestSerializer,
     SlipStepSerializer,
     VoidSerializer,
 )
-from reports.api.views_custody import ERRORS, RECORDED, recorded, valid
+from reports.api.views_custody import RECORDED, recorded, valid
 from reports.models import CageFigures
 from reports.services import cage, slips
 from reports.shifts import parse_shift_key
-from tables import roles
 from tables.api.access import acting_user
 from tables.api.idempotency import run_idempotently
-from tables.api.permissions import IsCashier, IsPitBoss, RolePermission
-
-
-class IsDealer(RolePermission):
-    allowed_roles = (roles.DEALER,)
-    message = "Only the table's dealer confirms a slip at the table."
+from tables.api.permissions import Declared, described
+from tables.api.serializers import CorrectionSerializer
+from tables.api.views_tables import ERRORS
 
 
 class SlipRequestView(APIView):
     """The pit asks for a fill or a credit; the answer carries the slip's number."""
 
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "slip.request"}
     slip_type = "fill"
 
     @extend_schema(
         summary="Request a fill or credit (amounts by denomination); the slip gets its number",
+        description=described("slip.request"),
         request=SlipRequestSerializer,
         responses=RECORDED,
     )
     def post(self, request: Request, table_id: int) -> Response:
-        data = valid(SlipRequestSerializer, request)
+        body = SlipRequestSerializer if self.slip_type == "fill" else CreditRequestSerializer
+        data = valid(body, request)
         return run_idempotently(
             request,
             lambda key: recorded(
@@ -60,11 +60,13 @@ class SlipRequestView(APIView):
 class SlipCageView(APIView):
     """A cashier issues a requested fill's chips, or receives a requested credit's."""
 
-    permission_classes = (IsCashier,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "slip.cage_sign"}
     slip_type = "fill"
 
     @extend_schema(
         summary="Issue a fill / receive a credit at the cage, exactly as requested",
+        description=described("slip.cage_sign"),
         request=SlipStepSerializer,
         responses=RECORDED,
     )
@@ -85,10 +87,12 @@ class SlipCageView(APIView):
 
 
 class SlipConfirmView(APIView):
-    permission_classes = (IsDealer,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "slip.confirm"}
 
     @extend_schema(
         summary="Confirm a slip at the table (the table's dealer); only now it counts",
+        description=described("slip.confirm"),
         request=SlipStepSerializer,
         responses=RECORDED,
     )
@@ -109,26 +113,30 @@ class SlipConfirmView(APIView):
 
 
 class SlipVoidView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "slip.void_request"}
 
     @extend_schema(
-        summary="Void a slip at any step (approved by a pit boss other than the requester)",
+        summary="Ask for a slip's void at any step; a different pit boss approves it at "
+        "POST /api/corrections/{id}/approve",
+        description=described("slip.void_request", "slip.void_approve"),
         request=VoidSerializer,
-        responses=RECORDED,
+        responses={201: CorrectionSerializer, **ERRORS},
     )
     def post(self, request: Request, slip_type: str, number: int) -> Response:
         data = valid(VoidSerializer, request)
         return run_idempotently(
             request,
-            lambda key: recorded(
-                slips.slip_void(
-                    slip_type=slip_type,
-                    slip_number=number,
-                    reason=data["reason"],
-                    requested_by=data["requested_by"],
-                    approver=acting_user(request),
-                    idempotency_key=key,
-                )
+            lambda key: Response(
+                CorrectionSerializer(
+                    slips.slip_void_request(
+                        slip_type=slip_type,
+                        slip_number=number,
+                        reason=data["reason"],
+                        requested_by=acting_user(request),
+                    )
+                ).data,
+                status=status.HTTP_201_CREATED,
             ),
         )
 
@@ -136,10 +144,12 @@ class SlipVoidView(APIView):
 class CageFiguresView(APIView):
     """The cage's totals of fills issued and credits received for a shift, every version."""
 
-    permission_classes = (IsCashier,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "cage.figures", "GET": "cage.read"}
 
     @extend_schema(
         summary="Enter the cage's figures for a shift (a correction needs a reason)",
+        description=described("cage.figures"),
         request=CageFiguresSerializer,
         responses={201: CageFiguresOutSerializer, **ERRORS},
     )
@@ -161,11 +171,12 @@ class CageFiguresView(APIView):
 
     @extend_schema(
         summary="The cage's figures for a shift, every version",
+        description=described("cage.read"),
         parameters=[
             OpenApiParameter("gaming_day", str, required=True, description="YYYY-MM-DD"),
             OpenApiParameter("shift", str, required=True),
         ],
-        responses=CageFiguresOutSerializer(many=True),
+        responses={200: CageFiguresOutSerializer(many=True), **ERRORS},
     )
     def get(self, request: Request) -> Response:
         key = parse_shift_key(

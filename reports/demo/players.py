@@ -100,7 +100,8 @@ def play_stud_hand(driver: Any, rng: Random, stacks: dict[int, int]) -> dict[int
     """One hand with the seats' ``stacks``, players calling or checking mostly, raising now
     and then; returns the stacks after the pots are awarded."""
     entries = tuple(stud.SeatEntry(seat, f"p{seat}", stack) for seat, stack in stacks.items())
-    driver.do(stud.StartHand(entries))
+    # The simulation deals from its own stacks: a hand the service itself starts.
+    driver.do(stud.StartHand(entries), TableEvent.Source.SYSTEM)
     deck = rng.sample(ALL_CODES, len(ALL_CODES))
     for _ in range(MAX_STUD_COMMANDS):
         command = _next_stud_command(driver.state, deck, rng)

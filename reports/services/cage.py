@@ -9,9 +9,8 @@ from django.utils import timezone
 
 from reports.cage import CageFigures, next_cage_figures
 from reports.models import CageFigures as CageFiguresRow
-from reports.services.signers import check_signer
 from reports.shifts import ShiftKey, floor_clock
-from tables import roles
+from tables import policy
 from tables.engine.errors import NotAllowedNowError
 
 
@@ -25,7 +24,7 @@ def cage_figures_enter(
 ) -> CageFiguresRow:
     """Store the cage's totals for ``key``; a shift that has not begun has no figures yet.
     Two cashiers entering at once: the unique version lets one through and refuses the other."""
-    check_signer(cashier.get_username(), roles.CASHIER)
+    policy.check(cashier, "cage.figures")
     starts_at, _ = floor_clock().bounds(key)
     if starts_at > timezone.now():
         raise NotAllowedNowError(

@@ -34,7 +34,7 @@ from reports.inputs.custody_log import (
 )
 from reports.services.signers import check_signer
 from reports.shifts import ShiftKey, floor_clock
-from tables import roles
+from tables import policy, roles
 from tables.models import Round, Table, TableEvent
 from tables.services.append import NewFact
 from tables.services.commands import close_settled_round, current_round, lock_table, record
@@ -56,11 +56,11 @@ def custody_open(
     """Open the table for the shift ``occurred_at`` falls in. Without ``chips`` the last
     closer carries over as the opener; a fresh count wins. Locks the table."""
     check_signer(dealer, roles.DEALER)
-    check_signer(pit_boss.get_username(), roles.PIT_BOSS)
     moment = occurred_at or timezone.now()
     key = floor_clock().shift_of(moment)
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(pit_boss, "custody.open", table)
         new_count = None
         if chips is not None:
             new_count = Opener(chips_from_payload(chips), dealer, pit_boss.get_username())
@@ -84,9 +84,9 @@ def custody_close(
     """Close the table's shift with the chips left in the tray; a settled round is closed
     first, a round still in play is refused. Locks the table."""
     check_signer(dealer, roles.DEALER)
-    check_signer(pit_boss.get_username(), roles.PIT_BOSS)
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(pit_boss, "custody.close", table)
         key = session_shift(table, occurred_at)
         closer = Closer(chips_from_payload(chips), dealer, pit_boss.get_username())
         apply_fact(shift_ledger(table, key), closer)
@@ -110,6 +110,7 @@ def buy_in_record(
     """Cash changed for chips at the table: part of the estimated drop. Locks the table."""
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(actor, "custody.buy_in", table)
         key = session_shift(table, occurred_at)
         fact = BuyIn(amount)
         apply_fact(shift_ledger(table, key), fact)
@@ -126,9 +127,9 @@ def drop_count(
 ) -> TableEvent:
     """The count team's figure for the table's drop box; final once entered (a second count
     is refused). Defaults to the table's latest shift. Locks the table."""
-    check_signer(counted_by.get_username(), roles.CASHIER)
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(counted_by, "custody.drop", table)
         key = shift or session_shift(table, None)
         fact = DropCounted(amount, counted_by.get_username())
         apply_fact(shift_ledger(table, key), fact)

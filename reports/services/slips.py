@@ -30,14 +30,18 @@ from reports.denominations import table_denominations
 from reports.inputs.custody_log import chips_from_payload, shift_ledger
 from reports.models import Slip, SlipSeries
 from reports.services.custody import SYSTEM, TABLET, append_custody, session_shift
-from reports.services.signers import check_signer
 from reports.shifts import ShiftKey
 from reports.slips import cage_step
-from tables import roles
-from tables.engine.errors import InvalidInputError, RuleError
-from tables.models import Table, TableEvent
+from tables import policy
+from tables.engine.errors import InvalidInputError, NotAllowedNowError
+from tables.models import CorrectionRequest, Table, TableEvent
+from tables.policy import four_eyes
 from tables.services.commands import lock_table
-from tables.services.floor import is_current_dealer
+from tables.services.corrections import (
+    ServiceCorrection,
+    correction_request,
+    register_service_correction,
+)
 
 
 def slip_request(
@@ -53,9 +57,9 @@ def slip_request(
     the next number of the floor's series for its type now, so the series stays continuous;
     a refused request gives its number back. Locks the table, then the series."""
     kind = _slip_type(slip_type)
-    check_signer(pit_boss.get_username(), roles.PIT_BOSS)
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(pit_boss, "slip.request", table)
         chips = chips_from_amounts(chips_from_payload(amounts), table_denominations(table))
         key = session_shift(table, occurred_at)
         number = _next_slip_number(kind)
@@ -86,11 +90,10 @@ def slip_cage_sign(
     """A cashier issues a fill's chips or receives a credit's. ``amounts``, when given, must be
     what the pit requested: another amount is refused (void, then request again). Locks the
     slip's table."""
-    check_signer(cashier.get_username(), roles.CASHIER)
     slip = _slip(slip_type, slip_number)
     return _take_step(
         slip, cashier, amounts, SlipCageSigned, SYSTEM, None, idempotency_key,
-        stage=cage_step(slip.slip_type), signed_at="cage_signed_at",
+        stage=cage_step(slip.slip_type), signed_at="cage_signed_at", step_rule="slip.cage_sign",
     )  # fmt: skip
 
 
@@ -105,11 +108,10 @@ def slip_confirm(
 ) -> TableEvent:
     """The dealer assigned to the slip's table confirms the chips at the table; only now does
     the slip move the table's figures. Locks the slip's table."""
-    check_signer(dealer.get_username(), roles.DEALER)
     slip = _slip(slip_type, slip_number)
     return _take_step(
         slip, dealer, amounts, SlipConfirmed, TABLET, occurred_at, idempotency_key,
-        stage=Slip.Stage.CONFIRMED, signed_at="confirmed_at", dealer_of_the_table=True,
+        stage=Slip.Stage.CONFIRMED, signed_at="confirmed_at", step_rule="slip.confirm",
     )  # fmt: skip
 
 
@@ -124,19 +126,13 @@ def _take_step(
     *,
     stage: str,
     signed_at: str,
-    dealer_of_the_table: bool = False,
+    step_rule: str,
 ) -> TableEvent:
-    """Admit the signer's step through the table's ledger, log it, and move the `Slip` row to
-    `stage` with the step's time in its `signed_at` column."""
+    """Admit the signer's step through the policy and the table's ledger, log it, and move the
+    `Slip` row to `stage` with the step's time in its `signed_at` column."""
     with transaction.atomic():
         table = lock_table(slip.table_id)
-        if dealer_of_the_table and not is_current_dealer(signer, table):
-            raise RuleError(
-                f"{signer.username} is not the dealer at {table.name}: the table's own dealer "
-                "confirms its slips.",
-                code="dealer_not_assigned",
-                status=403,
-            )
+        policy.check(signer, step_rule, table)
         key = ShiftKey(slip.gaming_day, slip.shift)
         ledger = shift_ledger(table, key)
         chips = _counted_chips(ledger, table, slip, amounts)
@@ -147,30 +143,88 @@ def _take_step(
         return event
 
 
+def slip_void_request(
+    *, slip_type: str, slip_number: int, reason: str, requested_by: User
+) -> CorrectionRequest:
+    """A pit boss asks for a slip's void; a different pit boss approves it as a correction
+    (`tables.services.corrections.correction_approve`). Locks the slip's table."""
+    slip = _slip(slip_type, slip_number)
+    return correction_request(
+        table_id=slip.table_id,
+        command_type=VOID_SLIP,
+        command_data={"slip_type": slip.slip_type, "slip_number": slip.number},
+        reason=reason,
+        requested_by=requested_by,
+    )
+
+
 def slip_void(
     *,
     slip_type: str,
     slip_number: int,
     reason: str,
-    requested_by: str,
+    requested_by: User,
     approver: User,
+    note: str = "",
     idempotency_key: str | None = None,
 ) -> TableEvent:
-    """Void a slip at whatever step it reached; it keeps its number and is marked VOID. Four
-    eyes: the approving pit boss is not the one who asked. Locks the slip's table."""
-    check_signer(approver.get_username(), roles.PIT_BOSS)
+    """Void a slip at whatever step it reached; it keeps its number and both names and is
+    marked VOID. Four eyes: the approving pit boss is not the one who asked, and both are
+    signed-in users. Locks the slip's table."""
     slip = _slip(slip_type, slip_number)
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidInputError("Say why the slip is void.", code="missing_reason")
     with transaction.atomic():
         table = lock_table(slip.table_id)
+        policy.check(requested_by, "slip.void_request", table)
+        four_eyes.check_decider("slip.void_approve", requester=requested_by, decider=approver)
         key = ShiftKey(slip.gaming_day, slip.shift)
         kind = _slip_type(slip.slip_type)
-        void = SlipVoided(kind, slip.number, reason.strip(), requested_by, approver.username)
+        void = SlipVoided(
+            kind, slip.number, reason.strip(), requested_by.username, approver.username
+        )
         apply_fact(shift_ledger(table, key), void)
         event = append_custody(table, key, void, approver, SYSTEM, None, idempotency_key)
         Slip.objects.filter(pk=slip.pk).update(voided=True)
         return event
+
+
+def _validate_void(table: Table, data: Mapping[str, Any]) -> None:
+    slip = _slip(str(data.get("slip_type", "")), _whole(data.get("slip_number")))
+    if slip.table_id != table.pk:
+        raise InvalidInputError("That slip belongs to another table.", code="unknown_slip")
+    if slip.voided:
+        raise NotAllowedNowError("This slip is already void.", code="slip_already_voided")
+
+
+def _apply_void(correction: CorrectionRequest, approver: User, note: str) -> TableEvent:
+    data = correction.command["data"]
+    return slip_void(
+        slip_type=data["slip_type"],
+        slip_number=data["slip_number"],
+        reason=correction.reason,
+        requested_by=correction.requested_by,
+        approver=approver,
+        note=note,
+    )
+
+
+def _whole(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInputError("A slip number is a whole number.", code="unknown_slip")
+    return value
+
+
+VOID_SLIP = "void_slip"
+register_service_correction(
+    VOID_SLIP,
+    ServiceCorrection(
+        request_rule="slip.void_request",
+        approve_rule="slip.void_approve",
+        validate=_validate_void,
+        apply=_apply_void,
+    ),
+)
 
 
 def _slip(slip_type: str, slip_number: int) -> Slip:

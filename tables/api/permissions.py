@@ -1,60 +1,56 @@
-"""Every permission class the API uses, in one place.
+"""The API's one permission class, read from the policy's declaration (`tables.policy`).
 
-Reads and writes are separated because the auditor reads everything and writes nothing;
-table-level rules (a dealer acts only at their assigned table) are checked by
-`TableAccess`, which the table views call with the table they resolved.
+A view names the command each of its methods sends (`policy_commands`, or `policy_game` and
+`policy_command` for a game's command); the class lets through the roles the declaration
+names. The rest of the policy (a dealer at his own table, a held round, a shoe feeding the
+table, four eyes) is checked by the service under the table lock.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from tables import roles
+from tables import policy
+from tables.policy.rules import Rule
 
 
-class RolePermission(BasePermission):
-    """Allow requests from users holding any of `allowed_roles` (reads may widen it)."""
+def declared_rule(view: Any, method: str) -> Rule | None:
+    game = getattr(view, "policy_game", None)
+    if game is not None:
+        return policy.rule(view.policy_command, game)
+    commands: dict[str, str] = getattr(view, "policy_commands", {})
+    name = commands.get(method)
+    return policy.rule(name) if name is not None else None
 
-    allowed_roles: tuple[str, ...] = ()
-    read_roles: tuple[str, ...] = ()
+
+class Declared(BasePermission):
+    """Allow the roles the policy declares for the view's command (refuse undeclared ones)."""
+
     message = "Your role does not allow this."
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if not request.user or not request.user.is_authenticated:
             return False
-        wanted = self.allowed_roles
-        if request.method in SAFE_METHODS:
-            wanted = wanted + self.read_roles
-        return roles.has_role(request.user, *wanted)
+        method = "GET" if request.method in ("HEAD", "OPTIONS") else str(request.method)
+        if not hasattr(view, method.lower()):
+            return True  # DRF answers 405 for a method the view does not take
+        declared = declared_rule(view, method)
+        if declared is None:
+            return False
+        if not policy.may_send(request.user, declared):
+            self.message = _refusal(declared)
+            return False
+        return True
 
 
-class IsFloorStaff(RolePermission):
-    """Dealers and pit bosses act on tables; auditors and admins may read."""
-
-    allowed_roles = (roles.DEALER, roles.PIT_BOSS)
-    read_roles = (roles.AUDITOR, roles.ADMIN)
+def _refusal(declared: Rule) -> str:
+    who = " or ".join(role.replace("_", " ") for role in sorted(declared.roles)) or "nobody"
+    return f"Your role does not allow this; it is for a {who}."
 
 
-class IsPitBoss(RolePermission):
-    allowed_roles = (roles.PIT_BOSS,)
-    read_roles = (roles.AUDITOR, roles.ADMIN)
-    message = "Only a pit boss may do this."
-
-
-class IsCashier(RolePermission):
-    allowed_roles = (roles.CASHIER,)
-    read_roles = (roles.AUDITOR, roles.PIT_BOSS)
-    message = "Only a cashier may do this."
-
-
-class IsAuditor(RolePermission):
-    allowed_roles = (roles.AUDITOR,)
-    message = "Only an auditor may see this."
-
-
-class IsAdmin(RolePermission):
-    allowed_roles = (roles.ADMIN,)
-    message = "Only an administrator may do this."
+def described(*names: str, game: str | None = None) -> str:
+    """The OpenAPI description of an operation: who may call it, from the declaration."""
+    return " ".join(policy.rule(name, game).sentence() for name in names)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from rest_framework import serializers
 
 from tables.models import Alert, CorrectionRequest, Seat, Table, TableEvent
@@ -29,12 +30,12 @@ MAX_CHIPS = 10**12
 class SeatPlayerSerializer(serializers.Serializer[None]):
     seat = serializers.IntegerField(min_value=1, max_value=MAX_SEAT)
     player = serializers.CharField(max_length=64)
-    buy_in = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS)
+    buy_in = serializers.IntegerField(min_value=1, max_value=settings.CASINO_MAX_BUY_IN)
 
 
 class AddChipsSerializer(serializers.Serializer[None]):
     seat = serializers.IntegerField(min_value=1, max_value=MAX_SEAT)
-    amount = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS)
+    amount = serializers.IntegerField(min_value=1, max_value=settings.CASINO_MAX_BUY_IN)
 
 
 class LeaveSerializer(serializers.Serializer[None]):

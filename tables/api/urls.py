@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tables.api import views_review as review
+from tables.api import views_roles as role_grants
 from tables.api import views_seating as seating
 from tables.api import views_tables as tables
 from tables.api.views_games import game_routes
@@ -48,6 +49,17 @@ urlpatterns = [
         "alerts/<int:alert_id>/acknowledge",
         review.AlertAcknowledgeView.as_view(),
         name="alert-acknowledge",
+    ),
+    path("role-grants", role_grants.RoleGrantListView.as_view(), name="role-grants"),
+    path(
+        "role-grants/<int:grant_id>/approve",
+        role_grants.RoleGrantApproveView.as_view(),
+        name="role-grant-approve",
+    ),
+    path(
+        "role-grants/<int:grant_id>/refuse",
+        role_grants.RoleGrantRefuseView.as_view(),
+        name="role-grant-refuse",
     ),
     *game_routes(),
 ]

@@ -20,8 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables import selectors
-from tables.api.access import check_can_act_at
-from tables.api.permissions import IsFloorStaff
+from tables.api.permissions import Declared, described
 from tables.api.views_tables import ERRORS, STATE, run_command
 from tables.engine import siete, stud
 from tables.engine.stud import commands as stud_commands
@@ -56,18 +55,20 @@ def body_serializer(name: str, command_class: type) -> type[serializers.Serializ
 
 def command_view(game: str, command_type: str, body: type[serializers.Serializer[Any]]) -> Any:
     class GameCommandView(APIView):
-        permission_classes = (IsFloorStaff,)
+        permission_classes = (Declared,)
+        policy_game = game
+        policy_command = command_type
 
         @extend_schema(
             operation_id=f"{game}_{command_type}",
             summary=command_type.replace("_", " ").capitalize(),
+            description=described(command_type, game=game),
             tags=[game],
             request=body,
             responses={201: STATE, **ERRORS},
         )
         def post(self, request: Request, table_id: int) -> Response:
             table = selectors.table_get(table_id)
-            check_can_act_at(request.user, table)
             return run_command(request, table, command_type, request.data)
 
     GameCommandView.__name__ = f"{game.title()}{command_type.title().replace('_', '')}View"

@@ -8,12 +8,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tables.api.permissions import Declared, described
 from tables.roles import roles_of
 
 
 class MeView(APIView):
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "me.read"}
+
     @extend_schema(
         summary="The signed-in user",
+        description=described("me.read"),
         responses=inline_serializer(
             "Me",
             {

@@ -11,9 +11,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables import selectors
-from tables.api.access import acting_user, check_can_act_at
+from tables.api.access import acting_user
 from tables.api.idempotency import run_idempotently
-from tables.api.permissions import IsFloorStaff
+from tables.api.permissions import Declared, described
 from tables.api.serializers import (
     AddChipsSerializer,
     LeaveSerializer,
@@ -25,7 +25,7 @@ from tables.services import seating
 
 
 class SeatingView(APIView):
-    permission_classes = (IsFloorStaff,)
+    permission_classes = (Declared,)
     body: type = SeatPlayerSerializer
 
     def act(self, table_id: int, user: Any, data: dict[str, Any]) -> Any:
@@ -33,7 +33,6 @@ class SeatingView(APIView):
 
     def post(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
-        check_can_act_at(request.user, table)
         data = valid(self.body, request)
 
         def handle(key: str | None) -> Response:
@@ -46,8 +45,10 @@ class SeatingView(APIView):
 
 class SeatPlayerView(SeatingView):
     body = SeatPlayerSerializer
+    policy_commands = {"POST": "seat.sit"}
 
     @extend_schema(summary="Seat a player with a buy-in", request=SeatPlayerSerializer,
+                   description=described("seat.sit"),
                    responses={201: SeatSerializer, **ERRORS})  # fmt: skip
     def post(self, request: Request, table_id: int) -> Response:
         return super().post(request, table_id)
@@ -58,9 +59,11 @@ class SeatPlayerView(SeatingView):
 
 class AddChipsView(SeatingView):
     body = AddChipsSerializer
+    policy_commands = {"POST": "seat.add_chips"}
 
     @extend_schema(
         summary="Add chips to a seated player (from the next hand if one is on)",
+        description=described("seat.add_chips"),
         request=AddChipsSerializer,
         responses={201: SeatSerializer, **ERRORS},
     )
@@ -73,8 +76,10 @@ class AddChipsView(SeatingView):
 
 class LeaveView(SeatingView):
     body = LeaveSerializer
+    policy_commands = {"POST": "seat.leave"}
 
     @extend_schema(summary="A player leaves between hands", request=LeaveSerializer,
+                   description=described("seat.leave"),
                    responses={201: SeatSerializer, **ERRORS})  # fmt: skip
     def post(self, request: Request, table_id: int) -> Response:
         return super().post(request, table_id)

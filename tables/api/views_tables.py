@@ -1,4 +1,8 @@
-"""Tables: list, create, open/close, assign a dealer, open a round, run a command, read the log."""
+"""Tables: list, create, open/close, assign a dealer, open a round, run a command, read the log.
+
+Views parse, call one service and serialise; the policy is checked by the service under the
+table lock, and the permission class lets through the roles the policy declares.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,15 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tables import games, roles, selectors
-from tables.api.access import acting_user, check_can_act_at
+from tables import selectors
+from tables.api.access import acting_user
 from tables.api.idempotency import run_idempotently
-from tables.api.permissions import IsAuditor, IsFloorStaff, IsPitBoss
+from tables.api.permissions import Declared, described
 from tables.api.serializers import (
     AppendedEventSerializer,
     AssignDealerSerializer,
@@ -26,31 +30,30 @@ from tables.api.serializers import (
     TableCreateSerializer,
     TableSerializer,
 )
-from tables.card_feeds import device_feeds_table, table_hold_reason
-from tables.engine.errors import InvalidInputError, NotAllowedNowError
+from tables.api.state import caller_state
 from tables.models import Table, TableEvent
-from tables.services import floor
-from tables.services.commands import CommandOutcome, table_command
+from tables.services import engine_state, floor
+from tables.services.commands import CommandOutcome, table_command_from_json
 
-# Commands that put a card on the table: the shoe's job while one is online at the table.
-CARD_COMMANDS = frozenset({"record_card", "burn"})
 STATE = OpenApiResponse(
     OpenApiTypes.OBJECT, description="The table, the events appended and the live state"
 )
 ERRORS = {
     400: OpenApiResponse(description="Malformed request (uniform error body)"),
+    401: OpenApiResponse(description="Not signed in"),
     403: OpenApiResponse(description="Not allowed for this role or table"),
+    404: OpenApiResponse(description="No such table or record"),
     409: OpenApiResponse(description="The rules refuse it now; nothing recorded"),
     422: OpenApiResponse(description="Invalid input; nothing recorded"),
 }
 
 
-def outcome_body(outcome: CommandOutcome) -> dict[str, Any]:
+def outcome_body(outcome: CommandOutcome, actor: Any) -> dict[str, Any]:
     return {
         "table": TableSerializer(outcome.table).data,
         "round": outcome.round.number if outcome.round else None,
         "events": AppendedEventSerializer(outcome.events, many=True).data,
-        "state": games.binding_for(outcome.table.game).live_view(outcome.state),
+        "state": caller_state(actor, outcome.table, outcome.state),
     }
 
 
@@ -61,17 +64,20 @@ def valid(serializer_class: type, request: Request) -> dict[str, Any]:
 
 
 class TableListView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "table.read", "POST": "table.create"}
 
-    def get_permissions(self) -> list[Any]:
-        return [IsFloorStaff()] if self.request.method == "GET" else [IsPitBoss()]
-
-    @extend_schema(summary="List the tables", responses=TableSerializer(many=True))
+    @extend_schema(
+        summary="List the tables",
+        description=described("table.read"),
+        responses={200: TableSerializer(many=True), **ERRORS},
+    )
     def get(self, request: Request) -> Response:
         return Response(TableSerializer(Table.objects.all(), many=True).data)
 
     @extend_schema(
         summary="Create a table (pit boss)",
+        description=described("table.create"),
         request=TableCreateSerializer,
         responses={201: TableSerializer, **ERRORS},
     )
@@ -82,24 +88,31 @@ class TableListView(APIView):
 
 
 class TableDetailView(APIView):
-    permission_classes = (IsFloorStaff,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "table.read"}
 
-    @extend_schema(summary="A table and its live state (no face-down card, ever)", responses=STATE)
+    @extend_schema(
+        summary="A table and its live state (no face-down card, ever)",
+        description=described("table.read")
+        + " The state's `legal` lists what the rules take now, narrowed to what the caller may "
+        "send; `allowed` lists every command the policy lets the caller send now.",
+        responses={200: STATE, **ERRORS},
+    )
     def get(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
         body = {
             "table": TableSerializer(table).data,
             "seats": SeatSerializer(table.seats.all(), many=True).data,
-            "state": selectors.table_live_view(table),
+            "state": caller_state(request.user, table, engine_state.current_state(table)),
         }
         return Response(body)
 
 
 class TableStatusView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
     new_status = Table.Status.OPEN
+    policy_commands = {"POST": "table.open"}
 
-    @extend_schema(request=None, responses={200: TableSerializer, **ERRORS})
     def post(self, request: Request, table_id: int) -> Response:
         selectors.table_get(table_id)
         table = floor.table_set_status(
@@ -110,24 +123,42 @@ class TableStatusView(APIView):
 
 class TableOpenView(TableStatusView):
     new_status = Table.Status.OPEN
+    policy_commands = {"POST": "table.open"}
+
+    @extend_schema(
+        summary="Open the table", description=described("table.open"), request=None,
+        responses={200: TableSerializer, **ERRORS},
+    )  # fmt: skip
+    def post(self, request: Request, table_id: int) -> Response:
+        return super().post(request, table_id)
 
 
 class TableCloseView(TableStatusView):
     new_status = Table.Status.CLOSED
+    policy_commands = {"POST": "table.close"}
+
+    @extend_schema(
+        summary="Close the table", description=described("table.close"), request=None,
+        responses={200: TableSerializer, **ERRORS},
+    )  # fmt: skip
+    def post(self, request: Request, table_id: int) -> Response:
+        return super().post(request, table_id)
 
 
 class TableDealerView(APIView):
-    permission_classes = (IsPitBoss,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "table.assign_dealer"}
 
     @extend_schema(
         summary="Assign a dealer to the table (pit boss)",
+        description=described("table.assign_dealer"),
         request=AssignDealerSerializer,
         responses={200: OpenApiTypes.OBJECT, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
         data = valid(AssignDealerSerializer, request)
         dealer = get_user_model().objects.filter(username=data["dealer"]).first()
-        if dealer is None or not dealer.groups.filter(name="dealer").exists():
+        if dealer is None:
             raise ValidationError({"dealer": ["No dealer has this username."]})
         selectors.table_get(table_id)
         floor.dealer_assign(table_id=table_id, dealer=dealer, by=acting_user(request))
@@ -135,34 +166,36 @@ class TableDealerView(APIView):
 
 
 class RoundOpenView(APIView):
-    permission_classes = (IsFloorStaff,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "round.open"}
 
-    @extend_schema(summary="Open the next round", request=None, responses={201: None, **ERRORS})
+    @extend_schema(
+        summary="Open the next round", description=described("round.open"), request=None,
+        responses={201: STATE, **ERRORS},
+    )  # fmt: skip
     def post(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
-        check_can_act_at(request.user, table)
-        check_not_held(table)
 
         def handle(key: str | None) -> Response:
-            outcome = floor.round_open(
-                table_id=table.pk, actor=acting_user(request), idempotency_key=key
-            )
-            return Response(outcome_body(outcome), status=status.HTTP_201_CREATED)
+            actor = acting_user(request)
+            outcome = floor.round_open(table_id=table.pk, actor=actor, idempotency_key=key)
+            return Response(outcome_body(outcome, actor), status=status.HTTP_201_CREATED)
 
         return run_idempotently(request, handle)
 
 
 class RoundCloseView(APIView):
-    permission_classes = (IsFloorStaff,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "round.close"}
 
     @extend_schema(
         summary="Close the settled round",
+        description=described("round.close"),
         request=None,
         responses={200: OpenApiTypes.OBJECT, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
-        check_can_act_at(request.user, table)
 
         def handle(key: str | None) -> Response:
             round_ = floor.round_close(table_id=table.pk, actor=acting_user(request))
@@ -174,72 +207,47 @@ class RoundCloseView(APIView):
 class TableCommandView(APIView):
     """Any engine command by name; the games' own endpoints are thin aliases of this."""
 
-    permission_classes = (IsFloorStaff,)
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "table.command"}
 
     @extend_schema(
-        summary="Run a game command", request=CommandSerializer, responses={201: STATE, **ERRORS}
+        summary="Run a game command",
+        description="Who may call: dealer (at the table assigned to them) or pit boss; each "
+        "game command's own rule (pit boss only, four eyes, not while held, not while a shoe "
+        "feeds the table) is the one documented at the game's endpoint.",
+        request=CommandSerializer,
+        responses={201: STATE, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
-        check_can_act_at(request.user, table)
         data = valid(CommandSerializer, request)
         return run_command(request, table, data["type"], data["data"])
 
 
-def check_not_held(table: Table) -> None:
-    reason = table_hold_reason(table.pk)
-    if reason is not None:
-        raise NotAllowedNowError(f"The round is held: {reason}.", code="round_held")
-
-
 def run_command(request: Request, table: Table, command_type: str, data: Any) -> Response:
-    if not isinstance(data, dict):
-        raise InvalidInputError("The command's data must be an object.", code="invalid_input")
-    if data.get("source", TableEvent.Source.TABLET) != TableEvent.Source.TABLET:
-        # Only the shoe's own reader may say a card came from the shoe.
-        raise InvalidInputError("A tablet command's source is the tablet.", code="invalid_source")
-    binding = games.binding_for(table.game)
-    if command_type in binding.approval_commands:
-        raise NotAllowedNowError(
-            f"{command_type} needs a pit boss's approval: ask for it as a correction.",
-            code="needs_approval",
-        )
-    check_not_held(table)
-    if command_type in CARD_COMMANDS and device_feeds_table(table.pk):
-        raise NotAllowedNowError(
-            "The shoe is reading this table's cards; do not enter them on the tablet.",
-            code="shoe_feeds_table",
-        )
-    if command_type in binding.pit_boss_commands and not roles.has_role(
-        request.user, roles.PIT_BOSS
-    ):
-        raise PermissionDenied("Only a pit boss may do this.")
-    if command_type in binding.service_commands:
-        raise NotAllowedNowError(
-            f"{command_type} is not sent directly; open the round (POST .../rounds) instead.",
-            code="use_round_open",
-        )
-    command = binding.command_from_json(command_type, data)
-
     def handle(key: str | None) -> Response:
-        outcome = table_command(
+        actor = acting_user(request)
+        outcome = table_command_from_json(
             table_id=table.pk,
-            command=command,
-            actor=acting_user(request),
+            command_type=command_type,
+            data=data,
+            actor=actor,
             source=TableEvent.Source.TABLET,
             idempotency_key=key,
         )
-        return Response(outcome_body(outcome), status=status.HTTP_201_CREATED)
+        return Response(outcome_body(outcome, actor), status=status.HTTP_201_CREATED)
 
     return run_idempotently(request, handle)
 
 
 class TableEventsView(APIView):
-    permission_classes = (IsAuditor,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "table.events"}
 
     @extend_schema(
         summary="The table's log (auditor; rounds in play are held back)",
-        responses=EventSerializer(many=True),
+        description=described("table.events"),
+        responses={200: EventSerializer(many=True), **ERRORS},
     )
     def get(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
@@ -250,9 +258,14 @@ class TableEventsView(APIView):
 class RoundAuditView(APIView):
     """A finished round in full, face-down cards included: for auditors, after it is closed."""
 
-    permission_classes = (IsAuditor,)
+    permission_classes = (Declared,)
+    policy_commands = {"GET": "round.audit"}
 
-    @extend_schema(summary="A closed round's full record (auditor)", responses=STATE)
+    @extend_schema(
+        summary="A closed round's full record (auditor)",
+        description=described("round.audit"),
+        responses={200: STATE, **ERRORS},
+    )
     def get(self, request: Request, table_id: int, number: int) -> Response:
         table = selectors.table_get(table_id)
         round_ = selectors.finished_round_get(table, number)

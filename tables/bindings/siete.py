@@ -39,4 +39,13 @@ BINDING = games.GameBinding(
     state_codec=SIETE_STATE_CODEC,
     approval_commands=APPROVED,
     approval_fields=APPROVED,
+    command_types=frozenset(siete.COMMAND_TYPES),
+    # Limits and paytable are the pit boss's (ARCHITECTURE 8); a paytable or tie-rule change
+    # also needs a second pit boss.
+    pit_boss_commands=frozenset({"update_settings"}),
+    # The shoe deals the cards and finds the cut card; the tablet does neither while it feeds.
+    card_commands=frozenset({"record_card", "burn", "cut_card"}),
+    settings_command="update_settings",
+    four_eyes_settings=frozenset({"paytable", "ties"}),
+    settings_of=lambda state: state.settings.to_mapping(),
 )

@@ -7,10 +7,19 @@ from typing import Any
 
 from tables import games
 from tables.engine import stud
+from tables.engine.stud import commands as stud_commands
 from tables.engine.stud import state as stud_state
 from tables.engine.stud.codec import STUD_STATE_CODEC
 from tables.services.seating import project_stacks, start_hand_command
 
+# Every command the engine builds from JSON (tests check each name parses).
+COMMAND_TYPES = frozenset(
+    {
+        "start_hand", "record_card", "burn", "show", "muck", "ask_to_see", "show_mucked",
+        "award_pots", "void_hand", "kill_hand", "correct_held_card", "clock_expired",
+        *stud_commands.ACTION_KINDS,
+    }
+)  # fmt: skip
 ROUND_STATUS = {
     stud_state.IDLE: games.ROUND_NONE,
     stud_state.COMPLETE: games.ROUND_SETTLED,
@@ -39,7 +48,9 @@ BINDING = games.GameBinding(
     round_opened_event="hand.started",
     project_table=project_stacks,
     service_commands=frozenset({"start_hand"}),
-    pit_boss_commands=frozenset({"show_mucked"}),
+    # The clock is the pit boss's call, like showing a mucked hand to the table.
+    pit_boss_commands=frozenset({"show_mucked", "clock_expired"}),
     approval_commands=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
     approval_fields=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
+    command_types=COMMAND_TYPES,
 )

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 
 from tables import roles
+from tables.services.roles import roles_seed
 
 
 @dataclass(frozen=True)
@@ -38,5 +38,5 @@ def ensure_demo_users() -> list[DemoLogin]:
         user.is_staff = is_admin or login.role in (roles.PIT_BOSS, roles.AUDITOR)
         user.is_superuser = is_admin
         user.save()
-        user.groups.set([Group.objects.get(name=login.role)])
+        roles_seed(user=user, role_names=[login.role])
     return list(DEMO_LOGINS)

@@ -5,6 +5,7 @@ from tables.models.corrections import CorrectionRequest
 from tables.models.floor import DealerAssignment, Seat, Table
 from tables.models.idempotency import IdempotencyRecord
 from tables.models.log import TableEvent
+from tables.models.roles import RoleGrant
 from tables.models.rounds import Round
 from tables.models.snapshots import EngineSnapshot, VerifiedCheckpoint
 
@@ -14,6 +15,7 @@ __all__ = [
     "DealerAssignment",
     "EngineSnapshot",
     "IdempotencyRecord",
+    "RoleGrant",
     "Round",
     "Seat",
     "Table",

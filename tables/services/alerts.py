@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from tables import policy
 from tables.engine.errors import NotAllowedNowError
 from tables.models import Alert, TableEvent
 from tables.services.append import NewFact
@@ -18,6 +19,7 @@ def alert_acknowledge(*, alert_id: int, by: User, note: str = "") -> Alert:
         raise NotAllowedNowError("There is no such alert.", code="alert_not_found")
     with transaction.atomic():
         table = lock_table(alert.table_id)
+        policy.check(by, "alert.acknowledge", table)
         alert.refresh_from_db()
         if alert.acknowledged_at is not None:
             raise NotAllowedNowError(

@@ -6,6 +6,7 @@ the next seq and chained hash, update the projections, and publish a change noti
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,8 +17,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from tables import games
-from tables.engine.errors import NotAllowedNowError
+from tables import games, policy
+from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Round, Table, TableEvent
 from tables.services import engine_state, live, snapshots
 from tables.services.append import NewFact, chain_facts
@@ -59,16 +60,26 @@ def table_command(
     occurred_at: datetime | None = None,
     idempotency_key: str | None = None,
     preamble: tuple[NewFact, ...] = (),
+    approved: bool = False,
+    checked: bool = False,
 ) -> CommandOutcome:
     """Decide and record `command` on the table. Takes the table row lock.
 
-    Raises the engine's RuleError (nothing recorded) when the rules refuse the command.
-    `preamble` facts (an approval, say) are appended just before the engine's events.
+    The policy is asked first, under the lock (who sends it, a held round, a shoe feeding the
+    table); `approved` says a second person's approval runs it, `checked` that the calling
+    service already asked for its own command (opening a round). Raises PolicyError or the
+    engine's RuleError (nothing recorded) on a refusal. `preamble` facts (an approval, say)
+    are appended just before the engine's events.
     """
     with transaction.atomic():
         table = lock_table(table_id)
         binding = games.binding_for(table.game)
         before = engine_state.snapshot(table)
+        if not checked:
+            policy.check(
+                actor, command_name(command), table, before.state,
+                source=source, data=command_data(command), approved=approved,
+            )  # fmt: skip
         events = binding.engine.decide(before.state, command)
         state = before.state
         for event in events:
@@ -88,6 +99,53 @@ def table_command(
             binding.project_table(table, state, rows)
         engine_state.remember(table, state, round_, head_seq if stored else before.stored_seq)
         return CommandOutcome(table=table, round=round_, events=rows, state=state)
+
+
+def table_command_from_json(
+    *,
+    table_id: int,
+    command_type: str,
+    data: Any,
+    actor: User | None,
+    source: str = TableEvent.Source.TABLET,
+    idempotency_key: str | None = None,
+) -> CommandOutcome:
+    """A command as a tablet sends it (a name and a JSON object): the policy answers before
+    the body is parsed, so a caller who may not send it learns nothing from its body."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        state = engine_state.snapshot(table).state
+        body = data if isinstance(data, dict) else None
+        policy.check(actor, command_type, table, state, source=source, data=body)
+        if body is None:
+            raise InvalidInputError("The command's data must be an object.", code="invalid_input")
+        if body.get("source", source) != source:
+            # Only the shoe's own reader may say a card came from the shoe.
+            raise InvalidInputError(
+                "A tablet command's source is the tablet.", code="invalid_source"
+            )
+        command = games.binding_for(table.game).command_from_json(command_type, body)
+        return table_command(
+            table_id=table.pk, command=command, actor=actor, source=source,
+            idempotency_key=idempotency_key, checked=True,
+        )  # fmt: skip
+
+
+def command_name(command: Any) -> str:
+    """The name a command is declared under: its `type`, a betting action's `kind`, or its
+    class name in snake case (RecordCard -> record_card)."""
+    for attribute in ("type", "kind"):
+        value = getattr(command, attribute, None)
+        if isinstance(value, str):
+            return value
+    name = type(command).__name__
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+
+
+def command_data(command: Any) -> dict[str, Any] | None:
+    if not dataclasses.is_dataclass(command) or isinstance(command, type):
+        return None
+    return {field.name: getattr(command, field.name) for field in dataclasses.fields(command)}
 
 
 def _round_projection(round_: Round, state: Any, table: Table) -> RoundProjection:

@@ -1,21 +1,27 @@
 """Four-eyes corrections: requested by one person, approved by a different pit boss.
 
-Approval runs the requested engine command (a void, a payout correction) through the
-same path as every command, preceded by a `correction.approved` fact naming both people.
+Approval runs the requested engine command (a void, a payout correction, a paytable change)
+through the same path as every command, preceded by a `correction.approved` fact naming both
+people and the approver's note. Other apps register their own two-person steps on a table
+(a slip's void) with `register_service_correction`; they share the request, the decision
+and its codes (`tables.policy.four_eyes`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from tables import games, roles
-from tables.engine.errors import NotAllowedNowError, RuleError
-from tables.models import CorrectionRequest, TableEvent
+from tables import games, policy
+from tables.engine.errors import RuleError
+from tables.models import CorrectionRequest, Table, TableEvent
+from tables.policy import four_eyes
+from tables.services import engine_state
 from tables.services.append import NewFact
 from tables.services.commands import (
     CommandOutcome,
@@ -28,6 +34,32 @@ from tables.services.commands import (
 SYSTEM = TableEvent.Source.SYSTEM
 
 
+@dataclass(frozen=True)
+class ServiceCorrection:
+    """A two-person step another service carries out once approved."""
+
+    request_rule: str
+    approve_rule: str
+    # Checks the request's data now (raises a RuleError); the caller holds the table lock.
+    validate: Callable[[Table, Mapping[str, Any]], None]
+    # Carries it out: (correction, approver, note) -> the event it recorded.
+    apply: Callable[[CorrectionRequest, User, str], TableEvent]
+
+
+_SERVICE_CORRECTIONS: dict[str, ServiceCorrection] = {}
+
+
+def register_service_correction(command_type: str, step: ServiceCorrection) -> None:
+    _SERVICE_CORRECTIONS[command_type] = step
+
+
+@dataclass(frozen=True)
+class ApprovalOutcome:
+    correction: CorrectionRequest
+    command: CommandOutcome | None = None
+    event: TableEvent | None = None
+
+
 def correction_request(
     *,
     table_id: int,
@@ -36,15 +68,18 @@ def correction_request(
     reason: str,
     requested_by: User,
 ) -> CorrectionRequest:
-    """Record a request; the command is parsed now so a malformed one is refused at once."""
+    """Record a request; the command is parsed now so a malformed one is refused at once.
+    Locks the table."""
     if not reason.strip():
         raise RuleError("Say why the correction is needed.", code="reason_required", status=422)
     with transaction.atomic():
         table = lock_table(table_id)
-        binding = games.binding_for(table.game)
-        requester = requested_by.get_username()
-        # Parsed now, with the names it will carry, so a malformed request is refused at once.
-        _command(binding, command_type, command_data, requester, requester)
+        service = _SERVICE_CORRECTIONS.get(command_type)
+        if service is not None:
+            policy.check(requested_by, service.request_rule, table)
+            service.validate(table, command_data)
+        else:
+            _check_engine_request(table, command_type, command_data, requested_by)
         correction = CorrectionRequest.objects.create(
             table=table,
             round=current_round(table),
@@ -58,10 +93,45 @@ def correction_request(
     return correction
 
 
-def correction_approve(*, correction_id: int, approver: User) -> CommandOutcome:
-    """Approve and apply. Locks the table; the engine may still refuse (nothing recorded)."""
+def _check_engine_request(
+    table: Table, command_type: str, data: Mapping[str, Any], requester: User
+) -> None:
+    policy.check(requester, "correction.request", table)
+    state = engine_state.snapshot(table).state
+    if not isinstance(data, Mapping) or not policy.needs_second_person(
+        command_type, table, state, data
+    ):
+        raise RuleError(
+            f"{command_type} is not a correction; send it as an ordinary command.",
+            code="not_a_correction",
+            status=422,
+        )
+    declared = policy.rule(command_type, table.game)
+    if not policy.may_send(requester, declared):
+        raise policy.PolicyError(
+            f"Your role may not ask for {command_type}.", code="permission_denied"
+        )
+    binding = games.binding_for(table.game)
+    name = requester.get_username()
+    # Parsed now, with the names it will carry, so a malformed request is refused at once.
+    _command(binding, command_type, data, name, name)
+
+
+def correction_approve(*, correction_id: int, approver: User, note: str = "") -> ApprovalOutcome:
+    """Approve and apply. Locks the table; the rules may still refuse (nothing recorded)."""
     with transaction.atomic():
-        correction = _pending_for_decision(correction_id, approver)
+        correction = _pending(correction_id)
+        lock_table(correction.table_id)
+        service = _SERVICE_CORRECTIONS.get(correction.command["type"])
+        step = service.approve_rule if service is not None else "correction.approve"
+        four_eyes.check_decider(step, requester=correction.requested_by, decider=approver)
+        _decide(correction, CorrectionRequest.Status.APPROVED, approver, note)
+        approval = NewFact("correction.approved", _describe(correction))
+        if service is not None:
+            table = lock_table(correction.table_id)
+            record(table, correction.round, [approval], approver, SYSTEM, None, None)
+            event = service.apply(correction, approver, note)
+            return ApprovalOutcome(correction, event=event)
         binding = games.binding_for(correction.table.game)
         command = _command(
             binding,
@@ -70,35 +140,39 @@ def correction_approve(*, correction_id: int, approver: User) -> CommandOutcome:
             correction.requested_by.get_username(),
             approver.get_username(),
         )
-        correction.status = CorrectionRequest.Status.APPROVED
-        correction.decided_by = approver
-        correction.decided_at = timezone.now()
-        correction.save(update_fields=["status", "decided_by", "decided_at"])
-        approval = NewFact("correction.approved", _describe(correction))
-        return table_command(
+        outcome = table_command(
             table_id=correction.table_id,
             command=command,
             actor=approver,
             source=SYSTEM,
             preamble=(approval,),
+            approved=True,
         )
+        return ApprovalOutcome(correction, command=outcome)
 
 
 def correction_refuse(*, correction_id: int, approver: User, note: str = "") -> CorrectionRequest:
     with transaction.atomic():
-        correction = _pending_for_decision(correction_id, approver)
-        correction.status = CorrectionRequest.Status.REFUSED
-        correction.decided_by = approver
-        correction.decided_at = timezone.now()
-        correction.decision_note = note
-        correction.save(update_fields=["status", "decided_by", "decided_at", "decision_note"])
-        fact = NewFact("correction.refused", _describe(correction) | {"note": note})
+        correction = _pending(correction_id)
         table = lock_table(correction.table_id)
+        four_eyes.check_decider(
+            "correction.refuse", requester=correction.requested_by, decider=approver
+        )
+        _decide(correction, CorrectionRequest.Status.REFUSED, approver, note)
+        fact = NewFact("correction.refused", _describe(correction))
         record(table, correction.round, [fact], approver, SYSTEM, None, None)
     return correction
 
 
-def _pending_for_decision(correction_id: int, approver: User) -> CorrectionRequest:
+def _decide(correction: CorrectionRequest, status: str, approver: User, note: str) -> None:
+    correction.status = status
+    correction.decided_by = approver
+    correction.decided_at = timezone.now()
+    correction.decision_note = note
+    correction.save(update_fields=["status", "decided_by", "decided_at", "decision_note"])
+
+
+def _pending(correction_id: int) -> CorrectionRequest:
     correction = (
         CorrectionRequest.objects.select_for_update()
         .select_related("table", "requested_by")
@@ -106,25 +180,9 @@ def _pending_for_decision(correction_id: int, approver: User) -> CorrectionReque
         .first()
     )
     if correction is None:
-        raise NotAllowedNowError(
-            "There is no such correction request.", code="correction_not_found"
-        )
+        raise four_eyes.not_found("correction request")
     if correction.status != CorrectionRequest.Status.PENDING:
-        raise NotAllowedNowError(
-            f"This request was already {correction.status}.", code="correction_already_decided"
-        )
-    if not roles.has_role(approver, roles.PIT_BOSS):
-        raise RuleError(
-            "Only a pit boss may approve or refuse a correction.",
-            code="approver_not_pit_boss",
-            status=403,
-        )
-    if correction.requested_by_id == approver.pk:
-        raise RuleError(
-            "You cannot decide on your own request; ask another pit boss.",
-            code="own_request",
-            status=403,
-        )
+        raise four_eyes.already_decided("correction request")
     return correction
 
 
@@ -135,12 +193,6 @@ def _command(
     requested_by: str,
     approved_by: str,
 ) -> Any:
-    if command_type not in binding.approval_commands:
-        raise RuleError(
-            f"{command_type} is not a correction; send it as an ordinary command.",
-            code="not_a_correction",
-            status=422,
-        )
     if command_type in binding.approval_fields:
         data = {**data, "requested_by": requested_by, "approved_by": approved_by}
     return binding.command_from_json(command_type, data)
@@ -153,4 +205,5 @@ def _describe(correction: CorrectionRequest) -> dict[str, Any]:
         "reason": correction.reason,
         "requested_by": correction.requested_by.get_username(),
         "approved_by": correction.decided_by.get_username() if correction.decided_by else None,
+        "note": correction.decision_note,
     }

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tables import games
+from tables import games, policy, roles
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import DealerAssignment, Round, Seat, Table, TableEvent
 from tables.services.append import NewFact
@@ -35,6 +35,7 @@ def table_create(
     actor: User | None = None,
 ) -> Table:
     """Create a table with settings validated by its game's engine; the first fact on its log."""
+    policy.check(actor, "table.create", source=SYSTEM)
     binding = games.binding_for(game)
     complete_settings = binding.parse_settings(settings or {})
     with transaction.atomic():
@@ -54,10 +55,12 @@ def table_create(
     return table
 
 
-def table_set_status(*, table_id: int, status: str, actor: User) -> Table:
+def table_set_status(*, table_id: int, status: str, actor: User | None) -> Table:
     """Open or close a table (the custody counts live in the reports app). Locks the table."""
     with transaction.atomic():
         table = lock_table(table_id)
+        command = "table.open" if status == Table.Status.OPEN else "table.close"
+        policy.check(actor, command, table, source=SYSTEM)
         if table.status == status:
             raise NotAllowedNowError(
                 f"The table is already {status}.", code=f"table_already_{status}"
@@ -74,16 +77,19 @@ def table_set_status(*, table_id: int, status: str, actor: User) -> Table:
 
 def is_current_dealer(user: AbstractBaseUser | AnonymousUser, table: Table) -> bool:
     """Whether `user` is the dealer now assigned to `table`."""
-    return DealerAssignment.objects.filter(
-        dealer_id=user.pk, table=table, ended_at__isnull=True
-    ).exists()
+    return policy.checks.is_assigned(user, table)
 
 
-def dealer_assign(*, table_id: int, dealer: User, by: User) -> DealerAssignment:
+def dealer_assign(*, table_id: int, dealer: User, by: User | None) -> DealerAssignment:
     """Put a dealer on a table, ending their spell anywhere else. Locks the table."""
     now = timezone.now()
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(by, "table.assign_dealer", table, source=SYSTEM)
+        if not roles.has_role(dealer, roles.DEALER):
+            raise InvalidInputError(
+                f"{dealer.get_username()} is not a dealer.", code="not_a_dealer", status=400
+            )
         DealerAssignment.objects.filter(dealer=dealer, ended_at__isnull=True).update(ended_at=now)
         assignment = DealerAssignment.objects.create(
             dealer=dealer, table=table, assigned_by=by, started_at=now
@@ -103,6 +109,7 @@ def round_open(
     """Open the next round; a settled round in play is closed first. Locks the table."""
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(actor, "round.open", table, source=source)
         command = games.binding_for(table.game).open_round_command(table)
         return table_command(
             table_id=table.pk,
@@ -110,6 +117,7 @@ def round_open(
             actor=actor,
             source=source,
             idempotency_key=idempotency_key,
+            checked=True,
         )
 
 
@@ -117,6 +125,7 @@ def round_close(*, table_id: int, actor: User | None) -> Round:
     """Close the settled round (its payouts recorded or not). Locks the table."""
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(actor, "round.close", table)
         round_ = current_round(table)
         if round_ is None:
             raise NotAllowedNowError("There is no round to close.", code="no_round_in_play")

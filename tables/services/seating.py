@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from tables import policy
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Round, Seat, Table, TableEvent
 from tables.services.append import NewFact
@@ -52,6 +53,7 @@ def player_seat(*, table_id: int, seat: int, player: str, buy_in: int, actor: Us
     """Seat a player with their first chips (a buy-in at the table). Locks the table."""
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(actor, "seat.sit", table)
         place = _seat(table, seat)
         if place.player_label:
             raise NotAllowedNowError(f"Seat {seat} is taken.", code="seat_taken")
@@ -75,6 +77,7 @@ def chips_add(*, table_id: int, seat: int, amount: int, actor: User) -> Seat:
     """More chips for a seated player; during a hand they play from the next one."""
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(actor, "seat.add_chips", table)
         place = _seat(table, seat)
         if not place.player_label:
             raise NotAllowedNowError(f"Nobody sits at seat {seat}.", code="seat_empty")
@@ -95,6 +98,7 @@ def player_leave(*, table_id: int, seat: int, actor: User) -> dict[str, Any]:
     """The player leaves between hands with their stack (cashed out at the cage)."""
     with transaction.atomic():
         table = lock_table(table_id)
+        policy.check(actor, "seat.leave", table)
         if hand_in_play(table):
             raise NotAllowedNowError("Wait for the hand to end.", code="hand_in_progress")
         place = _seat(table, seat)

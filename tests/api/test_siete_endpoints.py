@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from tables.engine import siete
+from tables.games import binding_for
 from tables.models import CorrectionRequest, Round, Table, TableEvent
 from tests.api.game_clients import (
     SIETE_SETTINGS,
@@ -42,6 +43,20 @@ def table(dealer_dora: User, pit_boss_paula: User) -> Table:
 @pytest.fixture
 def tablet(client_for: Any, dealer_dora: User, table: Table) -> Tablet:
     return Tablet(client_for(dealer_dora), table, "siete")
+
+
+@pytest.fixture
+def boss(client_for: Any, pit_boss_paula: User, table: Table) -> Tablet:
+    """The pit boss at the table: limits and paytable are the pit boss's (ARCHITECTURE 8)."""
+    return Tablet(client_for(pit_boss_paula), table, "siete")
+
+
+PIT_BOSS_COMMANDS = binding_for("siete_y_medio").pit_boss_commands
+
+
+def sender(tablet: Tablet, boss: Tablet, path: str) -> Any:
+    command = path.rsplit("/", 1)[-1].replace("-", "_")
+    return boss.client if command in PIT_BOSS_COMMANDS else tablet.client
 
 
 def wagered(tablet: Tablet) -> None:
@@ -175,9 +190,12 @@ def test_a_round_uses_every_dealing_and_paying_endpoint(tablet: Tablet, table: T
     assert set(tablet.sent) == set(FIRST_ROUND)
 
 
-def test_a_second_round_uses_the_shoe_and_settings_endpoints(tablet: Tablet, table: Table) -> None:
+def test_a_second_round_uses_the_shoe_and_settings_endpoints(
+    tablet: Tablet, boss: Tablet, table: Table
+) -> None:
     settings = {**SIETE_SETTINGS, "shuffle": "cut_card", "exposed_player_card": "player_option"}
-    changed = tablet.send("update_settings", settings=settings)
+    changed = boss.send("update_settings", settings=settings)
+    tablet.sent.append("update_settings")
     assert [event["type"] for event in changed["events"]] == ["settings.changed"]
     tablet.send("reshuffle")
     tablet.send("cut_card")
@@ -338,12 +356,13 @@ def test_a_false_bust_declaration_is_refused_and_shows_the_card(
 
 @pytest.mark.parametrize(("setup", "command", "body", "status", "code"), REFUSALS)
 def test_a_refused_command_answers_with_its_code_and_records_nothing(
-    tablet: Tablet, table: Table, setup: str, command: str, body: dict[str, Any], status: int,
-    code: str,
+    tablet: Tablet, boss: Tablet, table: Table, setup: str, command: str, body: dict[str, Any],
+    status: int, code: str,
 ) -> None:  # fmt: skip
     SETUPS[setup](tablet)
     before = recorded(table)
-    response = tablet.client.post(tablet.command_url(command), body, format="json")
+    client = sender(tablet, boss, command)
+    response = client.post(tablet.command_url(command), body, format="json")
     assert_refused(response, status, code, table, before)
 
 
@@ -355,11 +374,12 @@ BODY_ENDPOINTS = [f"siete/{name.replace('_', '-')}" for name in siete.COMMAND_TY
 
 @pytest.mark.parametrize("path", BODY_ENDPOINTS)
 def test_a_body_that_is_not_json_is_refused_as_malformed(
-    tablet: Tablet, table: Table, path: str
+    tablet: Tablet, boss: Tablet, table: Table, path: str
 ) -> None:
     betting(tablet)
     before = recorded(table)
-    response = tablet.client.post(tablet.url(path), "{{", content_type="application/json")
+    client = sender(tablet, boss, path)
+    response = client.post(tablet.url(path), "{{", content_type="application/json")
     assert_refused(response, 400, "malformed_request", table, before)
 
 
@@ -422,9 +442,9 @@ def test_a_decided_or_missing_correction_cannot_be_decided(
     approve(boss, correction)
     before = recorded(table)
     again = boss.post(f"/api/corrections/{correction}/refuse", {"note": "late"}, format="json")
-    assert_refused(again, 409, "correction_already_decided", table, before)
+    assert_refused(again, 409, "request_already_decided", table, before)
     missing = boss.post("/api/corrections/999999/approve")
-    assert_refused(missing, 409, "correction_not_found", table, before)
+    assert_refused(missing, 404, "request_not_found", table, before)
 
 
 # --- 3. Permissions by role --------------------------------------------------------------
@@ -460,7 +480,8 @@ def test_only_the_tables_dealer_and_pit_bosses_write(
         assert response.status_code == success, response.json()
         assert recorded(table) != before
     else:
-        code = "not_authenticated" if refused == 401 else "permission_denied"
+        codes = {401: "not_authenticated", 403: "permission_denied"}
+        code = "not_your_table" if persona == "dealer_dan" else codes[refused]
         assert_refused(response, refused, code, table, before)
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 
 from tables.api.views_games import STUD_COMMANDS
 from tables.engine.stud.commands import RecordCard
+from tables.games import binding_for
 from tables.models import Round, Seat, Table, TableEvent
 from tables.services.commands import table_command
 from tests.api.game_clients import (
@@ -44,6 +45,20 @@ def table(dealer_dora: User, pit_boss_paula: User) -> Table:
 @pytest.fixture
 def tablet(client_for: Any, dealer_dora: User, table: Table) -> Tablet:
     return Tablet(client_for(dealer_dora), table, "stud")
+
+
+@pytest.fixture
+def boss(client_for: Any, pit_boss_paula: User, table: Table) -> Tablet:
+    """The pit boss at the table: the clock is the pit boss's call (ARCHITECTURE 8)."""
+    return Tablet(client_for(pit_boss_paula), table, "stud")
+
+
+PIT_BOSS_COMMANDS = binding_for("seven_card_stud").pit_boss_commands
+
+
+def sender(tablet: Tablet, boss: Tablet, path: str) -> Tablet:
+    command = path.rsplit("/", 1)[-1].replace("-", "_")
+    return boss if command in PIT_BOSS_COMMANDS else tablet
 
 
 def act(tablet: Tablet, kind: str) -> dict[str, Any]:
@@ -167,7 +182,7 @@ def test_a_caller_asks_to_see_and_only_a_pit_boss_shows_a_mucked_hand(
 
 
 def test_a_hand_uses_every_betting_dealing_and_showdown_endpoint(
-    tablet: Tablet, table: Table
+    tablet: Tablet, boss: Tablet, table: Table
 ) -> None:
     for seat, player in ((1, "ana"), (2, "bruno"), (3, "carla"), (4, "dave")):
         tablet.post("seats/sit", seat=seat, player=player, buy_in=500)
@@ -185,7 +200,8 @@ def test_a_hand_uses_every_betting_dealing_and_showdown_endpoint(
         tablet.send("record_card", card=card)
     act(tablet, "check")
     act(tablet, "bet")
-    clocked = tablet.send("clock_expired", seat=tablet.state()["to_act"])
+    clocked = boss.send("clock_expired", seat=tablet.state()["to_act"])
+    tablet.sent.append("clock_expired")
     assert "action.taken" in [event["type"] for event in clocked["events"]]
     act(tablet, "call")
     deck = ["5d", "6s", "7h", "8d", "9s", "Td", "Jh", "Qc", "4d", "5h"]
@@ -376,13 +392,14 @@ REFUSALS: list[tuple[str, str, Any, int, str]] = [
 
 @pytest.mark.parametrize(("setup", "path", "body", "status", "code"), REFUSALS)
 def test_a_refused_request_answers_with_its_code_and_records_nothing(
-    tablet: Tablet, table: Table, setup: str, path: str, body: Any, status: int, code: str
-) -> None:
+    tablet: Tablet, boss: Tablet, table: Table, setup: str, path: str, body: Any, status: int,
+    code: str,
+) -> None:  # fmt: skip
     SETUPS[setup](tablet)
     if body is None:  # the hand due to show, with its face-down cards not given
         body = {"seat": tablet.state()["next_to_show"]}
     before = recorded(table)
-    assert_refused(tablet.raw(path, body), status, code, table, before)
+    assert_refused(sender(tablet, boss, path).raw(path, body), status, code, table, before)
 
 
 BODY_ENDPOINTS = [f"stud/{name.replace('_', '-')}" for name in STUD_COMMANDS] + [
@@ -396,10 +413,11 @@ BODY_ENDPOINTS = [f"stud/{name.replace('_', '-')}" for name in STUD_COMMANDS] + 
 
 @pytest.mark.parametrize("path", BODY_ENDPOINTS)
 def test_a_body_that_is_not_json_is_refused_as_malformed(
-    tablet: Tablet, table: Table, path: str
+    tablet: Tablet, boss: Tablet, table: Table, path: str
 ) -> None:
     before = recorded(table)
-    response = tablet.client.post(tablet.url(path), "{{", content_type="application/json")
+    client = sender(tablet, boss, path).client
+    response = client.post(tablet.url(path), "{{", content_type="application/json")
     assert_refused(response, 400, "malformed_request", table, before)
 
 
@@ -435,7 +453,8 @@ def test_only_the_tables_dealer_and_pit_bosses_write(
         assert response.status_code == 201, response.json()
         assert recorded(table) != before
     else:
-        code = "not_authenticated" if refused == 401 else "permission_denied"
+        codes = {401: "not_authenticated", 403: "permission_denied"}
+        code = "not_your_table" if persona == "dealer_dan" else codes[refused]
         assert_refused(response, refused, code, table, before)
 
 

@@ -47,7 +47,7 @@ def test_dealer_cannot_act_at_another_table(
     before = events_count(dora_at_t1)
     response = client_for(dealer_dan).post(f"/api/tables/{dora_at_t1.pk}/rounds")
     assert response.status_code == 403
-    assert response.json()["code"] == "permission_denied"
+    assert response.json()["code"] == "not_your_table"
     assert events_count(dora_at_t1) == before
 
 
@@ -178,7 +178,7 @@ def test_a_dealer_may_ask_and_a_pit_boss_may_refuse(
     assert refused.json()["status"] == "refused"
     assert Round.objects.get(table=dora_at_t1).status == Round.Status.OPEN
     again = client_for(pit_boss_paula).post(f"/api/corrections/{correction['id']}/approve")
-    assert again.json()["code"] == "correction_already_decided"
+    assert again.json()["code"] == "request_already_decided"
     assert CorrectionRequest.objects.get().decided_by == pit_boss_paula
 
 

@@ -23,11 +23,11 @@ from devices.registry.enrollment import (
 from devices.registry.gaps import gap_resolve
 from devices.registry.holds import misread_resolve
 from tables.engine import siete
-from tables.engine.errors import NotAllowedNowError
+from tables.engine.errors import NotAllowedNowError, RuleError
 from tables.engine.stud.commands import Action, SeatEntry, StartHand
 from tables.models import Alert, Table, TableEvent
 from tables.services.commands import table_command
-from tables.services.floor import table_create, table_set_status
+from tables.services.floor import dealer_assign, table_create, table_set_status
 from tables.verification import verify_table
 
 pytestmark = pytest.mark.django_db
@@ -85,6 +85,7 @@ def siete_shoe(siete_table: Table, pit_boss_paula: User, pit_boss_pedro: User) -
 
 
 def start_siete_round(table: Table, dealer: User, boxes: dict[int, int]) -> None:
+    dealer_assign(table_id=table.pk, dealer=dealer, by=None)
     table_command(table_id=table.pk, command=siete.StartRound(), actor=dealer, source="tablet")
     for box, amount in boxes.items():
         command = siete.PlaceWager(box=box, amount=amount)
@@ -140,12 +141,12 @@ def test_a_misread_holds_the_shoe_cards_until_the_card_is_entered_and_approved(
     hold = MisreadHold.objects.get()
     assert Alert.objects.filter(table=siete_table, code="shoe_misread").exists()
 
-    with pytest.raises(NotAllowedNowError) as same_person:
+    with pytest.raises(RuleError) as same_person:
         misread_resolve(
             hold_id=hold.pk, card="2C", requested_by=pit_boss_paula, approved_by=pit_boss_paula
         )
-    assert same_person.value.code == "same_person_approval"
-    with pytest.raises(NotAllowedNowError):
+    assert same_person.value.code == "own_request"
+    with pytest.raises(RuleError):
         misread_resolve(
             hold_id=hold.pk, card="2C", requested_by=pit_boss_paula, approved_by=dealer_dora
         )
@@ -254,10 +255,9 @@ def test_stud_cards_follow_the_deal_and_the_burn_before_fourth_street(
     stud_table: Table, pit_boss_paula: User, pit_boss_pedro: User, dealer_dora: User
 ) -> None:
     bound(stud_table, "SIM-STUD-02", pit_boss_paula, pit_boss_pedro)
+    dealer_assign(table_id=stud_table.pk, dealer=dealer_dora, by=pit_boss_paula)
     seats = (SeatEntry(1, "ana", 200), SeatEntry(2, "bruno", 200))
-    table_command(
-        table_id=stud_table.pk, command=StartHand(seats), actor=dealer_dora, source="tablet"
-    )
+    table_command(table_id=stud_table.pk, command=StartHand(seats), actor=None, source="system")
     line = Line("SIM-STUD-02")
     for code in ("2c", "3c", "4d", "5d", "Kh", "9s"):
         assert line.card(code, DeckType.FRENCH) == "accepted"

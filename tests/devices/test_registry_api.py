@@ -55,8 +55,8 @@ def test_a_binding_is_approved_by_a_pit_boss_other_than_the_requester(
     binding = device["binding"]
     assert (binding["state"], binding["requested_by"]) == ("pending", "paula")
     url = f"/api/devices/bindings/{binding['id']}/approve"
-    refused = post(paula, url, 409)
-    assert refused["code"] == "same_person_approval"
+    refused = post(paula, url, 403)
+    assert refused["code"] == "own_request"
     approved = post(pedro, url, 200)
     assert (approved["state"], approved["approved_by"]) == ("approved", "pedro")
     assert Device.objects.get(serial="SIM-SYM-21").status == Device.Status.ACTIVE

@@ -30,7 +30,7 @@ from devices.shoe_daemon import ShoeRun, run_shoe
 from tables.engine import siete
 from tables.models import Table, TableEvent
 from tables.services.commands import table_command
-from tables.services.floor import table_create, table_set_status
+from tables.services.floor import dealer_assign, table_create, table_set_status
 from tables.verification import verify_table
 
 pytestmark = pytest.mark.django_db
@@ -125,6 +125,7 @@ def test_bad_input_is_counted_and_answered_and_only_drawn_cards_are_recorded(
     table = table_create(name="SYM-09", game="siete_y_medio", seat_count=6)
     table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss_paula)
     bind_shoe(table, "SIM-SYM-09", requested_by=pit_boss_paula, approved_by=pit_boss_pedro)
+    dealer_assign(table_id=table.pk, dealer=dealer_dora, by=pit_boss_paula)
     table_command(table_id=table.pk, command=siete.StartRound(), actor=dealer_dora, source="tablet")
     for box in (1, 2, 3):
         command = siete.PlaceWager(box=box, amount=10)

@@ -89,9 +89,7 @@ def test_a_stud_hand_takes_every_card_and_burn_from_the_shoe_and_the_tablet_must
     with shoe_at_table(tmp_path, "SIM-STUD-01", seed=23, deck=DeckType.FRENCH) as shoe:
         assert shoe.settled(), "the shoe's session did not start"
         seats = (SeatEntry(1, "ana", 300), SeatEntry(2, "bruno", 300))
-        table_command(
-            table_id=stud_table.pk, command=StartHand(seats), actor=dealer_dora, source="tablet"
-        )
+        table_command(table_id=stud_table.pk, command=StartHand(seats), actor=None, source="system")
         shoe.draw(6)
         third = tablet.state()
         assert all(seat["down_count"] == 2 for seat in third["seats"])

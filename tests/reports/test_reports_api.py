@@ -152,7 +152,7 @@ def test_a_void_after_the_report_makes_the_next_run_a_new_version(floor: Floor) 
         slip_type="fill",
         slip_number=1,
         reason="issued to the wrong table",
-        requested_by=floor.other_pit_boss.username,
+        requested_by=floor.other_pit_boss,
         approver=floor.pit_boss,
     )
     second = produce_report("table_shift", key, table=floor.table)

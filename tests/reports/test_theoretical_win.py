@@ -21,10 +21,10 @@ from reports.inputs.rounds import round_summary, shift_rounds, shift_window
 from reports.services import custody
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey, floor_clock
-from tables.engine.siete.commands import UpdateSettings
 from tables.engine.siete.house_edge import house_edge
 from tables.engine.siete.settings import SieteSettings
 from tables.models import Table
+from tables.services.corrections import correction_approve, correction_request
 from tests.reports.custody_floor import OPENING_CHIPS, Floor
 
 PUSH: dict[str, Any] = {"min_stake": 10, "max_stake": 500, "chip": 5}
@@ -106,7 +106,15 @@ def play_shift_with_a_settings_change(floor: Floor, rounds_each: int) -> tuple[S
     rng = Random(5)
     for _ in range(rounds_each):
         play_siete_round(driver, rng, chip=5, min_stake=10)
-    driver.do(UpdateSettings(SieteSettings.from_mapping(BANK).to_mapping()))
+    # The tie rule changes only with a second pit boss's approval.
+    change = correction_request(
+        table_id=table,
+        command_type="update_settings",
+        command_data={"settings": SieteSettings.from_mapping(BANK).to_mapping()},
+        reason="the house takes ties from now on",
+        requested_by=floor.pit_boss,
+    )
+    correction_approve(correction_id=change.pk, approver=floor.other_pit_boss)
     for _ in range(rounds_each):
         play_siete_round(driver, rng, chip=5, min_stake=10)
     custody.custody_close(

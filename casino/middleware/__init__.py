@@ -1,0 +1,1 @@
+"""Response headers every answer carries (see `headers`)."""
