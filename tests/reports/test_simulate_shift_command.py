@@ -35,3 +35,22 @@ def test_the_reports_can_be_queued_as_jobs_instead(eager_celery: None) -> None:
 def test_a_shift_that_is_not_on_the_floor_is_refused() -> None:
     with pytest.raises(CommandError, match="unknown_shift"):
         call_command("simulate_shift", tables=1, rounds=0, gaming_day="2026-01-01", shift="x")
+
+
+def test_after_the_demo_seed_each_run_plays_the_next_free_shift_on_tables_not_in_play() -> None:
+    call_command("seed_demo", stdout=io.StringIO())
+    in_play = set(Table.objects.values_list("name", flat=True))
+    shifts = []
+    for _ in range(2):
+        out = io.StringIO()
+        call_command("simulate_shift", tables=2, rounds=1, seed=5, stdout=out)
+        shifts.append(out.getvalue().splitlines()[0])
+        assert "SyM-1" not in out.getvalue()
+        assert "Stud-1" not in out.getvalue()
+    assert shifts[0] != shifts[1]  # the second run took the shift before the first one
+    played = set(Table.objects.values_list("name", flat=True)) - in_play
+    assert played == {"Sim-01", "Sim-02"}
+    # The demo's current shift is still open at every demo table, with its dealer and players.
+    for table in Table.objects.filter(name__in=in_play):
+        assert table.assignments.filter(ended_at__isnull=True).exists()
+        assert table.seats.exclude(player_label="").count() == 5
