@@ -48,6 +48,10 @@ class GameBinding:
     approval_commands: frozenset[str] = frozenset()
     # ...and those among them whose data carries `requested_by` and `approved_by` names.
     approval_fields: frozenset[str] = frozenset()
+    # What a table shift report prints for this game, in order: the shift's figures and the
+    # round summary's rows (the summary holds every game's rows; the others do not apply).
+    report_figures: tuple[str, ...] = ("drop", "drop_source", "estimated_drop", "revenue")
+    report_round_rows: tuple[str, ...] = ("hands_played", "rounds_voided", "handle")
 
 
 _REGISTRY: dict[str, GameBinding] = {}

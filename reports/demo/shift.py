@@ -16,11 +16,13 @@ from random import Random
 
 from django.contrib.auth.models import User
 
+from reports.builders.period import PERIOD_KINDS
 from reports.demo.players import TableDriver, play_siete_round, play_stud_hand
 from reports.denominations import table_denominations
 from reports.inputs.custody_log import CLOSER, custody_events, last_opener_event
 from reports.models import Report
 from reports.services import cage, custody, slips
+from reports.services.documents import PERIOD_SHIFT
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey, floor_clock
 from tables.engine.errors import NotAllowedNowError
@@ -136,11 +138,14 @@ def simulate_shift(
 
 
 def shift_reports(key: ShiftKey) -> list[Report]:
-    """The shift's report set, in process (the beat and the API queue the same work)."""
+    """The shift's report set and its gaming day's, month's and year's totals, in process
+    (the beat and the API queue the same work)."""
+    period = ShiftKey(key.gaming_day, PERIOD_SHIFT)
     return [
         produce_report(Report.Kind.FLOOR_SUMMARY, key),
         produce_report(Report.Kind.CASHIER, key),
         produce_report(Report.Kind.AUDIT, key),
+        *(produce_report(kind, period) for kind in PERIOD_KINDS),
     ]
 
 

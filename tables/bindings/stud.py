@@ -40,4 +40,6 @@ BINDING = games.GameBinding(
     pit_boss_commands=frozenset({"show_mucked"}),
     approval_commands=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
     approval_fields=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
+    report_figures=("drop", "drop_source", "estimated_drop", "revenue", "theoretical_basis"),
+    report_round_rows=("hands_played", "rounds_voided", "handle", "rake_by_pot", "rake_total"),
 )
