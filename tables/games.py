@@ -60,6 +60,10 @@ class GameBinding:
     settings_command: str | None = None
     four_eyes_settings: frozenset[str] = frozenset()
     settings_of: Callable[[Any], Mapping[str, Any]] | None = None
+    # What a table shift report prints for this game, in order: the shift's figures and the
+    # round summary's rows (the summary holds every game's rows; the others do not apply).
+    report_figures: tuple[str, ...] = ("drop", "drop_source", "estimated_drop", "revenue")
+    report_round_rows: tuple[str, ...] = ("hands_played", "rounds_voided", "handle")
 
 
 _REGISTRY: dict[str, GameBinding] = {}
