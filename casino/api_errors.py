@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from tables.engine.errors import RuleError
+from tables.refusals import sentence_for
 
 DRF_CODES = {
     exceptions.NotAuthenticated: "not_authenticated",
@@ -75,7 +76,7 @@ def _out_of_range(context: dict[str, Any]) -> Response:
 
 def uniform_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RuleError):
-        return Response(error_body(exc.code, exc.message), status=exc.status)
+        return Response(error_body(exc.code, sentence_for(exc)), status=exc.status)
     if isinstance(exc, OUT_OF_RANGE):
         return _out_of_range(context)
     response = exception_handler(exc, context)

@@ -31,6 +31,7 @@ from tables.api.serializers import (
     TableSerializer,
 )
 from tables.api.state import caller_state
+from tables.api.tablet_clock import checked_tablet_time
 from tables.models import Table, TableEvent
 from tables.services import engine_state, floor
 from tables.services.commands import CommandOutcome, table_command_from_json
@@ -225,6 +226,8 @@ class TableCommandView(APIView):
 
 
 def run_command(request: Request, table: Table, command_type: str, data: Any) -> Response:
+    occurred_at = checked_tablet_time(request, table)
+
     def handle(key: str | None) -> Response:
         actor = acting_user(request)
         outcome = table_command_from_json(
@@ -233,6 +236,7 @@ def run_command(request: Request, table: Table, command_type: str, data: Any) ->
             data=data,
             actor=actor,
             source=TableEvent.Source.TABLET,
+            occurred_at=occurred_at,
             idempotency_key=key,
         )
         return Response(outcome_body(outcome, actor), status=status.HTTP_201_CREATED)
