@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from tables.engine.errors import InvalidInputError
@@ -48,6 +49,9 @@ class GameBinding:
     approval_commands: frozenset[str] = frozenset()
     # ...and those among them whose data carries `requested_by` and `approved_by` names.
     approval_fields: frozenset[str] = frozenset()
+    # For a game the house banks: the exact edge and variance of one unit staked under a
+    # settings mapping (theoretical win and its band). None for a game the house only rakes.
+    unit_risk: Callable[[Mapping[str, Any]], tuple[Fraction, Fraction]] | None = None
 
 
 _REGISTRY: dict[str, GameBinding] = {}

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from tables import games
 from tables.engine import siete
 from tables.engine.siete import rules
+from tables.engine.siete.house_edge import house_edge, unit_variance
 
 # Corrections: each carries who asked and the different pit boss who approved.
 APPROVED = frozenset({"void_round", "void_box", "correct_held_card", "move_card", "correct_payout"})
@@ -26,6 +28,11 @@ def round_status(state: siete.SieteState) -> str:
     return ROUND_STATUS.get(rules.phase(state.round), games.ROUND_OPEN)
 
 
+def unit_risk(mapping: Mapping[str, Any]) -> tuple[Fraction, Fraction]:
+    settings = siete.SieteSettings.from_mapping(mapping)
+    return house_edge(settings), unit_variance(settings)
+
+
 BINDING = games.GameBinding(
     key="siete_y_medio",
     engine=siete.SIETE,
@@ -37,4 +44,5 @@ BINDING = games.GameBinding(
     round_status=round_status,
     approval_commands=APPROVED,
     approval_fields=APPROVED,
+    unit_risk=unit_risk,
 )
