@@ -52,6 +52,8 @@ class GameBinding:
     # For a game the house banks: the exact edge and variance of one unit staked under a
     # settings mapping (theoretical win and its band). None for a game the house only rakes.
     unit_risk: Callable[[Mapping[str, Any]], tuple[Fraction, Fraction]] | None = None
+    # The settings a floor shows as the table's limits, in order (Siete: min and max stake).
+    limit_keys: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[str, GameBinding] = {}

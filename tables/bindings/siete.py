@@ -45,4 +45,5 @@ BINDING = games.GameBinding(
     approval_commands=APPROVED,
     approval_fields=APPROVED,
     unit_risk=unit_risk,
+    limit_keys=("min_stake", "max_stake"),
 )

@@ -40,4 +40,5 @@ BINDING = games.GameBinding(
     pit_boss_commands=frozenset({"show_mucked"}),
     approval_commands=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
     approval_fields=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
+    limit_keys=("small_bet", "big_bet", "ante"),
 )
