@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from tables.engine.errors import RuleError
+from tables.refusals import sentence_for
 
 DRF_CODES = {
     exceptions.NotAuthenticated: "not_authenticated",
@@ -35,7 +36,7 @@ def error_body(code: str, detail: str, fields: dict[str, Any] | None = None) -> 
 
 def uniform_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RuleError):
-        return Response(error_body(exc.code, exc.message), status=exc.status)
+        return Response(error_body(exc.code, sentence_for(exc)), status=exc.status)
     response = exception_handler(exc, context)
     if response is None:
         return None

@@ -1,8 +1,28 @@
-"""ASGI entry point."""
+"""ASGI entry point: HTTP through Django, websockets through Channels.
+
+Websockets carry only change notices; they need the signed-in session (AuthMiddlewareStack)
+and must come from one of ALLOWED_HOSTS, so another site cannot open a socket as the dealer.
+"""
 
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-application = get_asgi_application()
+# Django must be set up before the consumers (and their models) are imported.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from tables.live.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -36,6 +36,8 @@ ALLOWED_HOSTS = [
 ]
 
 INSTALLED_APPS = [
+    # Channels' runserver: `manage.py runserver` serves HTTP and websockets in one process.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -47,6 +49,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "channels",
+    "django_htmx",
     "tables",
     "devices",
     "reports",
@@ -61,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -172,6 +177,24 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+# --- Pages and live updates -------------------------------------------------------------
+# Pushes carry only "table N changed at seq S"; each page re-reads its own fragment over HTTP,
+# so what a viewer sees is decided by the same read as the page itself.
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "casino:live:"},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "landing"
+LOGOUT_REDIRECT_URL = "login"
+# A tablet whose clock is further than this from the server's raises an alert for the pit.
+CASINO_TABLET_CLOCK_TOLERANCE_SECONDS = env_int("CASINO_TABLET_CLOCK_TOLERANCE_SECONDS", 30)
 
 # --- Static files and security ----------------------------------------------------------
 STATIC_URL = "static/"

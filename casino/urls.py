@@ -1,4 +1,4 @@
-"""URL wiring: the API under /api/, its schema and docs, and the admin."""
+"""URL wiring: the API under /api/, its schema and docs, the admin, and the screens."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -14,6 +14,9 @@ urlpatterns = [
     path("api/devices/", include("devices.api.urls")),
     path("api/", include("tables.api.urls")),
     path("admin/", admin.site.urls),
+    # --- Pages and live updates
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("tables.pages.urls")),
 ]
 
 handler400 = "casino.api_errors.bad_request"

@@ -26,6 +26,7 @@ from tables.api.serializers import (
     TableCreateSerializer,
     TableSerializer,
 )
+from tables.api.tablet_clock import checked_tablet_time
 from tables.card_feeds import device_feeds_table, table_hold_reason
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Table, TableEvent
@@ -220,6 +221,7 @@ def run_command(request: Request, table: Table, command_type: str, data: Any) ->
             code="use_round_open",
         )
     command = binding.command_from_json(command_type, data)
+    occurred_at = checked_tablet_time(request, table)
 
     def handle(key: str | None) -> Response:
         outcome = table_command(
@@ -227,6 +229,7 @@ def run_command(request: Request, table: Table, command_type: str, data: Any) ->
             command=command,
             actor=acting_user(request),
             source=TableEvent.Source.TABLET,
+            occurred_at=occurred_at,
             idempotency_key=key,
         )
         return Response(outcome_body(outcome), status=status.HTTP_201_CREATED)

@@ -8,7 +8,10 @@ from django.db import transaction
 from tables.engine.errors import NotAllowedNowError
 from tables.models import Alert, TableEvent
 from tables.services.append import NewFact
-from tables.services.commands import lock_table, record
+from tables.services.commands import current_round, lock_table, record
+from tables.services.projections import alert_from
+
+TABLET_CLOCK_ALERT = "tablet_clock_skew"
 
 
 def alert_acknowledge(*, alert_id: int, by: User, note: str = "") -> Alert:
@@ -30,3 +33,27 @@ def alert_acknowledge(*, alert_id: int, by: User, note: str = "") -> Alert:
         record(table, alert.round, [fact], by, TableEvent.Source.TABLET, None, None)
         alert.refresh_from_db()
     return alert
+
+
+def tablet_clock_alert(*, table_id: int, by: User, offset_seconds: float) -> Alert | None:
+    """Alert the pit that a tablet's clock is off. Locks the table; one open alert at a time.
+
+    A service fact (`table.tablet_clock_skew`, skipped on replay) with its Alert row, so the
+    engine's replay is untouched and the log still keeps it in the chain."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if Alert.objects.filter(
+            table=table, code=TABLET_CLOCK_ALERT, acknowledged_at__isnull=True
+        ).exists():
+            return None
+        payload = {
+            "code": TABLET_CLOCK_ALERT,
+            "message": f"The tablet's clock is {offset_seconds:+.0f} s off the server's.",
+            "offset_seconds": round(offset_seconds, 3),
+            "dealer": by.get_username(),
+        }
+        fact = NewFact("table.tablet_clock_skew", payload)
+        rows = record(table, current_round(table), [fact], by, TableEvent.Source.TABLET, None, None)
+        alert = alert_from(table, rows[0])
+        alert.save()
+        return alert

@@ -1,7 +1,9 @@
 """Compact change notices for live screens, published after commit (never on rollback).
 
 With REDIS_URL they go to the Redis channel `casino:table:<id>`; on the embedded default
-they go to in-process subscribers.
+they go to in-process subscribers. Either way the same notice, reduced to "table N changed at
+seq S", goes to the Channels groups of the table and of the floor, which the pages' websockets
+listen to.
 """
 
 from __future__ import annotations
@@ -13,7 +15,11 @@ from functools import cache
 from typing import Any
 
 import redis
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
+
+from tables.live.groups import FLOOR_GROUP, table_group
 
 logger = logging.getLogger(__name__)
 Subscriber = Callable[[str, dict[str, Any]], None]
@@ -35,6 +41,8 @@ def subscribe_locally(subscriber: Subscriber) -> Callable[[], None]:
 
 
 def publish(table_id: int, notice: dict[str, Any]) -> None:
+    """Called from `transaction.on_commit`: the facts are stored before anyone hears of them."""
+    _publish_to_screens(table_id, notice)
     channel = channel_for(table_id)
     if settings.REDIS_URL:
         try:
@@ -45,3 +53,17 @@ def publish(table_id: int, notice: dict[str, Any]) -> None:
         return
     for subscriber in list(_local_subscribers):
         subscriber(channel, notice)
+
+
+def _publish_to_screens(table_id: int, notice: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    # Only the table and its seq: the page re-fetches what its viewer may see.
+    message = {"type": "table.changed", "table": table_id, "seq": notice.get("seq")}
+    send = async_to_sync(layer.group_send)
+    try:
+        send(table_group(table_id), message)
+        send(FLOOR_GROUP, message)
+    except Exception:  # a push that fails must never fail the committed write
+        logger.warning("could not push the change notice of table %s", table_id, exc_info=True)

@@ -1,0 +1,1 @@
+"""Live updates over websockets: one group per table and one for the whole floor."""

@@ -1,0 +1,82 @@
+"""Websocket consumers: they relay "table N changed at seq S" and nothing else.
+
+A page that hears a notice re-reads its own fragment over HTTP, so what each viewer may see
+is decided by the page's read, never by the push: no card travels in a notice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import close_old_connections
+
+from tables import roles
+from tables.live.groups import FLOOR_GROUP, table_group
+from tables.models import Table
+
+STAFF_ROLES = (roles.DEALER, roles.PIT_BOSS, roles.CASHIER, roles.AUDITOR)
+# Close codes in the 4000s are the application's own: the page shows why and stops retrying.
+CLOSE_NOT_SIGNED_IN = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+def _is_floor_staff_now(user: Any) -> bool:
+    close_old_connections()
+    return bool(user and user.is_authenticated and roles.has_role(user, *STAFF_ROLES))
+
+
+def _table_exists_now(table_id: int) -> bool:
+    close_old_connections()
+    return Table.objects.filter(pk=table_id).exists()
+
+
+# Database reads from the event loop go to a worker thread (what channels' helper does).
+_is_floor_staff = sync_to_async(_is_floor_staff_now)
+_table_exists = sync_to_async(_table_exists_now)
+
+
+class NoticeRelay(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """Joins one group and forwards its change notices to the browser."""
+
+    group = ""
+
+    async def join(self, group: str) -> None:
+        self.group = group
+        assert self.channel_layer is not None
+        await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group and self.channel_layer is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def table_changed(self, message: dict[str, Any]) -> None:
+        await self.send_json(
+            {"type": "table.changed", "table": message["table"], "seq": message["seq"]}
+        )
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        # The socket is one-way; the page writes over HTTP, where the policy and CSRF apply.
+        return
+
+
+class TableConsumer(NoticeRelay):
+    async def connect(self) -> None:
+        if not await _is_floor_staff(self.scope.get("user")):
+            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            return
+        table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        if not await _table_exists(table_id):
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.join(table_group(table_id))
+
+
+class FloorConsumer(NoticeRelay):
+    async def connect(self) -> None:
+        if not await _is_floor_staff(self.scope.get("user")):
+            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            return
+        await self.join(FLOOR_GROUP)

@@ -1,0 +1,9 @@
+"""Channel-layer group names, shared by the publisher and the consumers."""
+
+from __future__ import annotations
+
+FLOOR_GROUP = "floor"
+
+
+def table_group(table_id: int) -> str:
+    return f"table.{table_id}"

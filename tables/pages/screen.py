@@ -1,0 +1,149 @@
+"""What the tablet's table fragment is drawn from: the live view, read for this viewer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils import timezone
+
+from reports.shifts import floor_clock
+from tables import selectors
+from tables.card_feeds import device_feeds_table, table_hold_reason
+from tables.models import CorrectionRequest, DealerAssignment, Table
+from tables.pages import labels
+from tables.pages.actions import actions_for
+from tables.pages.cards import card_face, deck_for_game
+from tables.pages.shoe import shoe_status
+
+
+def table_screen(user: AbstractBaseUser | AnonymousUser, table: Table) -> dict[str, Any]:
+    view = selectors.table_live_view(table)
+    actions = actions_for(user, table, view)
+    assignment = (
+        DealerAssignment.objects.filter(table=table, ended_at__isnull=True)
+        .select_related("dealer")
+        .first()
+    )
+    return {
+        "table": table,
+        "view": view,
+        "phase_label": labels.word(labels.PHASE_LABELS, view.get("phase")),
+        "actions": actions,
+        "general_actions": [a for a in actions if a.box is None],
+        "asks_card": any(a.asks == "card" for a in actions),
+        "deck": deck_for_game(table.game),
+        "dealer": assignment.dealer.get_username() if assignment else None,
+        "shift": current_shift_name(),
+        "held_reason": table_hold_reason(table.pk) or _engine_hold(view),
+        "shoe": shoe_status(table.pk),
+        "shoe_feeds": device_feeds_table(table.pk),
+        "corrections": _own_corrections(user, table),
+        "seq": table.head_seq,
+        "places": _places(view, actions),
+        "bank": _bank(view),
+        "payouts": _payouts(view),
+        "pots": view.get("pots") or [],
+        "time_zone": settings.CASINO_TIME_ZONE,
+    }
+
+
+def _engine_hold(view: dict[str, Any]) -> str | None:
+    held = view.get("held")
+    if not held:
+        return None
+    return str(held).replace("_", " ") if isinstance(held, str) else "held"
+
+
+def current_shift_name() -> str:
+    """`2026-12-01 · swing`: the gaming day and shift, by the floor's clock."""
+    key = floor_clock().shift_of(timezone.now())
+    return f"{key.gaming_day.isoformat()} · {key.shift}"
+
+
+def _own_corrections(user: Any, table: Table) -> list[CorrectionRequest]:
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        CorrectionRequest.objects.filter(table=table, requested_by_id=user.pk)
+        .select_related("decided_by")
+        .order_by("-requested_at")[:5]
+    )
+
+
+def _cards(entries: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    return [card_face(entry) for entry in entries or []]
+
+
+def _places(view: dict[str, Any], actions: list[Any]) -> list[dict[str, Any]]:
+    """The boxes (Siete) or seats (Stud) with their own buttons."""
+    turn = view.get("turn") or {}
+    results = {r["box"]: r for r in view.get("results") or []}
+    places = []
+    for box in view.get("boxes") or []:
+        number = box["box"]
+        places.append({
+            "number": number,
+            "player": box.get("seat"),
+            "stake": box.get("wager"),
+            "cards": _cards(box.get("cards")),
+            "total": box.get("visible_total") if not box.get("face_down_cards") else None,
+            "visible_total": box.get("visible_total"),
+            "state": box.get("status"),
+            "state_label": labels.word(labels.STATE_LABELS, box.get("status")),
+            "turn": turn.get("hand") == "box" and turn.get("box") == number,
+            "result": _result(results.get(number)),
+        })  # fmt: skip
+    taken = {place["number"] for place in places}
+    for number in sorted({a.box for a in actions if a.box is not None and "boxes" in view} - taken):
+        places.append({"number": number, "empty": True, "cards": [], "state_label": ""})
+    for seat in view.get("seats") or []:
+        number = seat["seat"]
+        up = [{"card": c} for c in seat.get("up_cards") or []]
+        shown = seat.get("shown_cards")
+        down = [{"card": c} for c in shown] if shown else [{"face_down": True}] * seat["down_count"]
+        places.append({
+            "number": number,
+            "player": seat.get("player_id"),
+            "stack": seat.get("stack"),
+            "committed": seat.get("committed"),
+            "street_bet": seat.get("street_bet"),
+            "cards": _cards(down + up),
+            "state": seat.get("status"),
+            "state_label": labels.word(labels.STATE_LABELS, seat.get("status")),
+            "turn": view.get("to_act") == number,
+            "bring_in": view.get("bring_in") == number,
+        })  # fmt: skip
+    for place in places:
+        place["actions"] = [a for a in actions if a.box == place["number"]]
+        place["asks_amount"] = any(a.asks == "amount" for a in place["actions"])
+    return sorted(places, key=lambda place: place["number"])
+
+
+def _result(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    outcome = str(result.get("outcome"))
+    return {
+        **result,
+        "outcome_label": labels.word(labels.STATE_LABELS, outcome),
+        "class_label": labels.word(labels.HAND_CLASSES, result.get("hand_class"))
+        if result.get("hand_class")
+        else "",
+    }
+
+
+def _bank(view: dict[str, Any]) -> dict[str, Any] | None:
+    bank = view.get("bank")
+    if not bank:
+        return None
+    return {
+        "cards": _cards(bank.get("cards")),
+        "total": bank.get("visible_total"),
+        "state_label": labels.word(labels.STATE_LABELS, bank.get("status")),
+    }
+
+
+def _payouts(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in (_result(r) for r in view.get("results") or []) if r]

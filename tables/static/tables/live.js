@@ -1,0 +1,63 @@
+// The live socket: hears "table N changed at seq S" and asks the page to re-read its fragments.
+// Pages opt in with <body data-live-socket="/ws/tables/7/">; fragments listen with
+// hx-trigger="live-changed from:body". On every (re)connect the page re-reads too, so a
+// notice lost while the socket was down loses nothing.
+(function () {
+  "use strict";
+  var status, socket, retryDelay = 500, lastSeq = null;
+  var MAX_DELAY = 10000;
+
+  function setStatus(state) {
+    if (!status) return;
+    status.dataset.state = state;
+    var label = status.querySelector(".live-label");
+    if (label) label.textContent = label.dataset["label" + state.charAt(0).toUpperCase() + state.slice(1)];
+    document.body.dispatchEvent(new CustomEvent("live-status", { detail: { state: state } }));
+  }
+
+  function refresh(seq) {
+    document.body.dispatchEvent(new CustomEvent("live-changed", { detail: { seq: seq } }));
+  }
+
+  function connect(path) {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + path);
+    socket.onopen = function () {
+      retryDelay = 500;
+      setStatus("online");
+      refresh(lastSeq);
+    };
+    socket.onmessage = function (message) {
+      var notice = JSON.parse(message.data);
+      if (notice.type !== "table.changed") return;
+      lastSeq = notice.seq;
+      refresh(notice.seq);
+    };
+    socket.onclose = function (event) {
+      setStatus("offline");
+      if (event.code >= 4000 && event.code < 5000) return; // refused: signed out or no table
+      // Exponential backoff with jitter, so a floor of tablets does not reconnect in step.
+      var wait = retryDelay * (0.75 + Math.random() / 2);
+      retryDelay = Math.min(retryDelay * 2, MAX_DELAY);
+      setTimeout(function () { connect(path); }, wait);
+    };
+  }
+
+  window.casinoLive = {
+    setStatus: setStatus,
+    refresh: refresh,
+    isOpen: function () { return socket && socket.readyState === WebSocket.OPEN; },
+  };
+
+  document.addEventListener("DOMContentLoaded", function () {
+    status = document.getElementById("live-status");
+    var path = document.body.dataset.liveSocket;
+    if (!path) { setStatus(navigator.onLine ? "online" : "offline"); return; }
+    connect(path);
+    window.addEventListener("offline", function () { setStatus("offline"); });
+    window.addEventListener("online", function () {
+      if (socket && socket.readyState === WebSocket.OPEN) { setStatus("online"); refresh(lastSeq); }
+      else if (socket) { socket.close(); }
+    });
+  });
+})();

@@ -1,0 +1,169 @@
+// The tablet's taps: every tap is queued here (in localStorage, with its idempotency key and
+// the tablet's clock) and sent in order through the API. Through a Wi-Fi drop the queue
+// waits; when the connection is back it is sent in order, each answer shown, and a refusal
+// stops it. A retry carries the same key, so nothing is applied twice.
+(function () {
+  "use strict";
+  var body, api, storageKey, queue = [], halted = false, sending = false, pending = null;
+  var answers = [];
+  var RETRY_MS = 3000;
+
+  function csrfToken() {
+    try { return JSON.parse(body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
+  }
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return "tap-" + crypto.randomUUID();
+    return "tap-" + Date.now() + "-" + Math.random().toString(36).slice(2);
+  }
+  function load() {
+    try { queue = JSON.parse(localStorage.getItem(storageKey) || "[]"); } catch (e) { queue = []; }
+  }
+  function save() { localStorage.setItem(storageKey, JSON.stringify(queue)); }
+  function el(id) { return document.getElementById(id); }
+  function text(name) { return el("tap-queue").dataset[name] || ""; }
+
+  function render() {
+    var panel = el("tap-queue"), list = el("queue-items");
+    list.textContent = "";
+    queue.forEach(function (item) {
+      var li = document.createElement("li");
+      li.textContent = item.label + " — " + (item.state === "sending" ? text("textSending") : text("textWaiting"));
+      list.appendChild(li);
+    });
+    panel.hidden = queue.length === 0;
+    el("queue-note").textContent = halted ? text("textHalted") : (queue.length ? text("textOffline") : "");
+  }
+  function showRefusal(detail) {
+    var box = el("refusal");
+    box.textContent = "⚠ " + detail;
+    box.hidden = false;
+  }
+  function showAnswer(line) {
+    answers.push(line);
+    answers = answers.slice(-6);
+    var box = el("answer");
+    box.textContent = "";
+    answers.forEach(function (a) { var div = document.createElement("div"); div.textContent = "✔ " + a; box.appendChild(div); });
+    box.hidden = false;
+  }
+
+  function enqueue(endpoint, payload, label) {
+    el("refusal").hidden = true;
+    queue.push({ key: newKey(), endpoint: endpoint, body: payload, label: label,
+                 tablet_time: new Date().toISOString(), state: "waiting" });
+    save();
+    render();
+    flush();
+  }
+
+  async function send(item) {
+    return fetch(api + item.endpoint, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "X-CSRFToken": csrfToken(),
+        "Idempotency-Key": item.key,
+        "X-Tablet-Time": item.tablet_time,
+        "X-Tablet-Clock": new Date().toISOString(),
+      },
+      body: JSON.stringify(item.body),
+    });
+  }
+
+  async function flush() {
+    if (sending || halted || !queue.length) { render(); return; }
+    sending = true;
+    try {
+      while (queue.length && !halted) {
+        var item = queue[0];
+        item.state = "sending";
+        render();
+        var response;
+        try { response = await send(item); } catch (e) { response = null; }
+        if (response === null || response.status >= 500) {
+          item.state = "waiting";  // no answer: the same key goes again later
+          save();
+          if (window.casinoLive) window.casinoLive.setStatus("offline");
+          setTimeout(flush, RETRY_MS);
+          break;
+        }
+        var answer = {};
+        try { answer = await response.json(); } catch (e) { answer = {}; }
+        queue.shift();
+        save();
+        if (response.ok) {
+          showAnswer(item.label);
+          if (window.casinoLive) { window.casinoLive.setStatus("online"); window.casinoLive.refresh(); }
+        } else {
+          // The screen stays as it was; the service's sentence says why.
+          showRefusal(answer.detail || answer.code || String(response.status));
+          halted = queue.length > 0;
+        }
+      }
+    } finally {
+      sending = false;
+      render();
+    }
+  }
+
+  function openPicker(action) {
+    pending = action;
+    var picker = el("card-picker");
+    if (!picker) return;
+    el("picker-for").textContent = action.label;
+    el("pick-unseen").hidden = !action.optional;
+    picker.hidden = false;
+    picker.scrollIntoView({ block: "nearest" });
+  }
+  function closePicker() {
+    pending = null;
+    var picker = el("card-picker");
+    if (picker) picker.hidden = true;
+  }
+
+  function onCommand(button) {
+    var payload = JSON.parse(button.dataset.body || "{}");
+    var action = { endpoint: button.dataset.endpoint, body: payload, label: button.dataset.label,
+                   optional: button.dataset.cardOptional === "1" };
+    if (button.dataset.asks === "amount") {
+      var input = el(button.dataset.amountFrom);
+      var amount = input ? parseInt(input.value, 10) : NaN;
+      payload.data.amount = isNaN(amount) ? null : amount;
+      action.label += " " + (isNaN(amount) ? "" : amount);
+    }
+    if (button.dataset.asks === "card") { openPicker(action); return; }
+    enqueue(action.endpoint, action.body, action.label);
+  }
+  function onPick(button) {
+    if (!pending) return;
+    var card = button.dataset.pick || null;
+    pending.body.data.card = card;
+    enqueue(pending.endpoint, pending.body, pending.label + (card ? " " + card : ""));
+    closePicker();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    body = document.body;
+    api = body.dataset.api;
+    if (!api) return;
+    storageKey = "casino.tablet.queue." + body.dataset.table;
+    load();
+    queue.forEach(function (item) { item.state = "waiting"; });
+    render();
+    document.addEventListener("click", function (event) {
+      var target = event.target.closest("button");
+      if (!target) return;
+      if (target.dataset.command) onCommand(target);
+      else if (target.hasAttribute("data-pick")) onPick(target);
+      else if (target.id === "pick-cancel") closePicker();
+      else if (target.id === "queue-retry") { halted = false; flush(); }
+      else if (target.id === "queue-discard") { queue = []; halted = false; save(); render(); }
+    });
+    body.addEventListener("live-status", function (event) { if (event.detail.state === "online") flush(); });
+    window.addEventListener("online", flush);
+    body.addEventListener("htmx:afterSwap", function () { if (pending) openPicker(pending); });
+    flush();
+  });
+})();
