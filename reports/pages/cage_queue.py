@@ -74,6 +74,14 @@ class DaySeries:
     def count(self, status: str) -> int:
         return sum(1 for entry in self.entries if entry.status == status)
 
+    @property
+    def voided(self) -> int:
+        return self.count(VOID)
+
+    @property
+    def missing(self) -> int:
+        return self.count(MISSING)
+
 
 def day_series(gaming_day: date) -> list[DaySeries]:
     """Each slip type's numbers given out on the gaming day, first to last, with the gaps."""

@@ -1,7 +1,7 @@
 """The pit boss's tiles: every table at a glance, read-only.
 
 A tile's shift figures change only when the table's log grows, so they are cached under the
-table's head seq: an idle table costs one cache read, and a push for one table makes only that
+table's head hash: an idle table costs one cache read, and a push for one table makes only that
 tile's figures be read again.
 """
 
@@ -145,7 +145,7 @@ def _status(table: Table, context: _FloorContext, held: bool, in_round: bool) ->
 
 
 def cached_shift_so_far(table: Table) -> ShiftSoFar | None:
-    key = f"floor:shift:{table.pk}:{table.head_seq}"
+    key = f"floor:shift:{table.pk}:{table.head_hash}"
     found = cache.get(key)
     if found is None:
         found = shift_so_far(table) or False
