@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import PermissionDenied
 
 from tables import games, roles
@@ -43,6 +44,13 @@ class TabletAction:
     endpoint: str = "commands"  # relative to /api/tables/<id>/
     style: str = "primary"
     box: int | None = None  # the box or seat it belongs to, to draw it there
+
+    @property
+    def optional_label(self) -> str:
+        """What the picker's no-card button says: an unseen card, or one already known."""
+        if self.command in CARD_COMMANDS:
+            return str(_("Face-down card, not seen"))
+        return str(_("The card is already known"))
 
     @property
     def body_json(self) -> str:

@@ -45,6 +45,9 @@ STATE_LABELS = {
     "bust": gettext_lazy("BUST"),
     "win": gettext_lazy("WIN"),
     "lose": gettext_lazy("LOSE"),
+    "loss": gettext_lazy("LOSE"),
+    "player_bust": gettext_lazy("BUST"),
+    "bank_bust_win": gettext_lazy("WIN (bank bust)"),
     "push": gettext_lazy("PUSH"),
     "finished": gettext_lazy("finished"),
     "voided": gettext_lazy("voided"),
@@ -88,7 +91,7 @@ def command_label(command: str, entry: dict[str, Any]) -> str:
     base = word(COMMAND_LABELS, command)
     if command == "request_draw":
         base = _("Draw face down") if entry.get("face_down") else _("Draw face up")
-    if entry.get("amount") is not None and command not in ("place_wager", "change_wager"):
+    if entry.get("amount") and command not in ("place_wager", "change_wager", "check", "fold"):
         base = f"{base} {entry['amount']}"
     if entry.get("box") is not None:
         return _("%(action)s · box %(box)s") % {"action": base, "box": entry["box"]}

@@ -114,6 +114,7 @@
     if (!picker) return;
     el("picker-for").textContent = action.label;
     el("pick-unseen").hidden = !action.optional;
+    if (action.optionalLabel) el("pick-unseen").textContent = action.optionalLabel;
     picker.hidden = false;
     picker.scrollIntoView({ block: "nearest" });
   }
@@ -126,7 +127,8 @@
   function onCommand(button) {
     var payload = JSON.parse(button.dataset.body || "{}");
     var action = { endpoint: button.dataset.endpoint, body: payload, label: button.dataset.label,
-                   optional: button.dataset.cardOptional === "1" };
+                   optional: button.dataset.cardOptional === "1",
+                   optionalLabel: button.dataset.optionalLabel || "" };
     if (button.dataset.asks === "amount") {
       var input = el(button.dataset.amountFrom);
       var amount = input ? parseInt(input.value, 10) : NaN;
