@@ -24,6 +24,7 @@ from reports.inputs.variance import table_shift_band
 from reports.services.custody import session_shift
 from tables import games
 from tables.models import DealerAssignment, Round, Table
+from tables.pages import labels
 from tables.services import engine_state
 
 CLOSED = "closed"
@@ -65,6 +66,10 @@ class FloorTile:
     round_phase: str | None
     hands_this_hour: int
     shift: ShiftSoFar | None
+
+    @property
+    def round_phase_label(self) -> str:
+        return labels.word(labels.PHASE_LABELS, self.round_phase) if self.round_phase else ""
 
     @property
     def band_flag(self) -> str | None:
