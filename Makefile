@@ -27,7 +27,7 @@ run: $(VENV)/.runtime
 	@echo "Schema:    http://127.0.0.1:$(PORT)/api/schema/"
 	@echo "Health:    http://127.0.0.1:$(PORT)/api/health"
 	@echo "Admin:     http://127.0.0.1:$(PORT)/admin/   (log in as admin1 / admin1-demo)"
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	$(BIN)/python manage.py serve_demo 127.0.0.1:$(PORT) $(SERVE_DEMO_ARGS)
 
 test: $(VENV)/.dev lint types migrations-check pytest
 

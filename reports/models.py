@@ -123,6 +123,10 @@ class Report(models.Model):
         FLOOR_SUMMARY = "floor_summary"
         CASHIER = "cashier"
         AUDIT = "audit"
+        # Period reports: the floor's totals by table and by game up to a gaming day.
+        GAMING_DAY = "gaming_day"
+        MONTH_TO_DATE = "month_to_date"
+        YEAR_TO_DATE = "year_to_date"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     gaming_day = models.DateField()
@@ -157,3 +161,32 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.gaming_day} {self.shift} {self.scope} v{self.version}"
+
+
+class ReportRendering(models.Model):
+    """One rendering of a stored report: its format, its language (empty for JSON and CSV,
+    which carry the document's codes and no words), its bytes and their SHA-256. The document
+    keeps one content hash; each rendering has its own. Never changed once written."""
+
+    class Format(models.TextChoices):
+        JSON = "json"
+        CSV = "csv"
+        PDF = "pdf"
+
+    report = models.ForeignKey(Report, on_delete=models.PROTECT, related_name="renderings")
+    format = models.CharField(max_length=8, choices=Format.choices)
+    language = models.CharField(max_length=8, blank=True, default="")
+    sha256 = models.CharField(max_length=64)
+    content = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("report", "format", "language")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("report", "format", "language"), name="report_rendering_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.report} {self.format} {self.language or '-'}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import socket
 import time
+from datetime import date
 from typing import Any
 
 from celery import chord, shared_task
@@ -18,6 +19,7 @@ from django.db.models import F
 from django.db.models.functions import Least
 from django.utils import timezone
 
+from reports.builders.period import PERIOD_KINDS
 from reports.inputs.audit import (
     findings_from_json,
     findings_to_json,
@@ -25,6 +27,7 @@ from reports.inputs.audit import (
     table_findings,
 )
 from reports.models import JobRun, Report
+from reports.services.documents import PERIOD_SHIFT
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey, floor_clock, parse_shift_key
 from tables.engine.errors import RuleError
@@ -179,6 +182,29 @@ def shift_level_report(
     )
 
 
+@shared_task(name="reports.tasks.period_report")
+def period_report(
+    job_id: str | None,
+    kind: str,
+    gaming_day: str,
+    reprint: bool = False,
+    allow_provisional: bool = True,
+) -> int | None:
+    """The gaming day's, the month's or the year's totals up to ``gaming_day``."""
+    key = ShiftKey(date.fromisoformat(gaming_day), PERIOD_SHIFT)
+    return _run(
+        job_id,
+        lambda: produce_report(
+            kind,
+            key,
+            reprint=reprint,
+            allow_provisional=allow_provisional,
+            job_id=job_id,
+            before_store=_fault_injection_pause,
+        ),
+    )
+
+
 @shared_task(name="reports.tasks.shift_end_reports")
 def shift_end_reports(
     ended_shift: str | None = None, gaming_day: str | None = None, shift: str | None = None
@@ -206,7 +232,17 @@ def shift_end_reports(
         finished_at=timezone.now(),
     )
     runs = [start_run(kind, key) for kind in SHIFT_SET]
+    if ends_gaming_day(key):
+        day = ShiftKey(key.gaming_day, PERIOD_SHIFT)
+        runs += [start_run(kind, day) for kind in PERIOD_KINDS]
     return [str(run.pk) for run in runs]
+
+
+def ends_gaming_day(key: ShiftKey) -> bool:
+    """The shift is the gaming day's last: the day's, month's and year's totals follow it."""
+    clock = floor_clock()
+    ends = {name: clock.bounds(ShiftKey(key.gaming_day, name))[1] for name in clock.shift_names()}
+    return ends[key.shift] == max(ends.values())
 
 
 def start_run(
@@ -241,6 +277,8 @@ def start_run(
     elif kind == Report.Kind.AUDIT:
         checks = [audit_table_findings.si(pk, args[0], args[1], str(job.pk)) for pk in table_ids]
         chord(checks)(audit_report.s(str(job.pk), *args))
+    elif kind in PERIOD_KINDS:
+        period_report.delay(str(job.pk), kind, args[0], reprint, allow_provisional)
     elif kind == Report.Kind.TABLE_SHIFT:
         assert table_id is not None, "a table shift report names its table"
         table_shift_report.delay(str(job.pk), table_id, *args)

@@ -54,6 +54,10 @@ class GameBinding:
     unit_risk: Callable[[Mapping[str, Any]], tuple[Fraction, Fraction]] | None = None
     # The settings a floor shows as the table's limits, in order (Siete: min and max stake).
     limit_keys: tuple[str, ...] = ()
+    # What a table shift report prints for this game, in order: the shift's figures and the
+    # round summary's rows (the summary holds every game's rows; the others do not apply).
+    report_figures: tuple[str, ...] = ("drop", "drop_source", "estimated_drop", "revenue")
+    report_round_rows: tuple[str, ...] = ("hands_played", "rounds_voided", "handle")
 
 
 _REGISTRY: dict[str, GameBinding] = {}

@@ -23,6 +23,8 @@ from reports.api.serializers import (
 )
 from reports.models import JobRun, Report
 from reports.renderers import as_csv, as_json, as_pdf
+from reports.renderers.language import requested_language
+from reports.services.renderings import rendering_of
 from reports.shifts import parse_shift_key
 from reports.tasks import start_run
 from tables.engine.errors import InvalidInputError
@@ -86,18 +88,27 @@ class ReportDownloadView(APIView):
     permission_classes = (SeesSomeReports,)
 
     @extend_schema(
-        summary="Download a report as JSON, CSV or PDF (the stored bytes)",
+        summary="Download a report as JSON, CSV or PDF (the stored bytes; a PDF in es, pt-br "
+        "or en from ?lang=, else Accept-Language, else the floor's default)",
+        parameters=[OpenApiParameter("lang", str, description="es, pt-br or en (PDF)")],
         responses={200: OpenApiResponse(description="The report file")},
     )
     def get(self, request: Request, report_id: int, fmt: str) -> HttpResponse:
         if fmt not in FORMATS:
             raise NotFound("Reports download as json, csv or pdf.")
+        language = requested_language(
+            request.query_params.get("lang"), request.headers.get("Accept-Language")
+        )
         report = report_for(request, report_id)
-        field, content_type = FORMATS[fmt]
-        response = HttpResponse(bytes(getattr(report, field)), content_type=content_type)
+        rendering = rendering_of(report, fmt, language)
+        response = HttpResponse(bytes(rendering.content), content_type=FORMATS[fmt][1])
         name = f"{report.kind}-{report.gaming_day}-{report.shift}-{report.scope}-v{report.version}"
+        if rendering.language:
+            name += f"-{rendering.language}"
+            response["Content-Language"] = rendering.language
         response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
-        response["X-Content-SHA256"] = report.content_hash
+        response["X-Content-SHA256"] = rendering.sha256
+        response["X-Document-SHA256"] = report.content_hash
         return response
 
 

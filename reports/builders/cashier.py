@@ -99,7 +99,7 @@ def build_cashier_report(
             for ledger in ledgers
             if ledger.opener is not None and ledger.closer is None
         ],
-        signatures=(("cashier", cashier), ("cage_supervisor", cage_supervisor)),
+        signatures=_signatures(ledgers, cage_figures, cashier, cage_supervisor),
         allow_provisional=allow_provisional,
     )
     slips: dict[str, list[dict[str, Any]]] = {
@@ -122,6 +122,40 @@ def build_cashier_report(
     }
     ready: Document = json_ready(document)
     return ready
+
+
+def _signatures(
+    ledgers: Sequence[CustodyLedger],
+    cage_figures: CageFigures | None,
+    cashier: str | None,
+    cage_supervisor: str | None,
+) -> tuple[tuple[str, str | None], ...]:
+    """Who signs: the cashier who entered the cage's figures (else the one on most slips),
+    and a cage supervisor when the floor names one, else the pit boss who asked for most slips."""
+    slips: list[Fill | Credit | PendingSlip] = []
+    for ledger in ledgers:
+        slips += [*ledger.fills, *ledger.credits, *ledger.pending]
+    entered_by = cage_figures.entered_by if cage_figures else None
+    cashier = cashier or entered_by or most_common(_cashier_of(slip) for slip in slips)
+    if cage_supervisor:
+        return (("cashier", cashier), ("cage_supervisor", cage_supervisor))
+    return (("cashier", cashier), ("pit_boss", most_common(slip.requested_by for slip in slips)))
+
+
+def _cashier_of(slip: Fill | Credit | PendingSlip) -> str | None:
+    if isinstance(slip, Fill):
+        return slip.issued_by
+    if isinstance(slip, Credit):
+        return slip.received_by
+    return slip.cashier
+
+
+def most_common(names: Iterable[str | None]) -> str | None:
+    """The name that occurs most often (the first in alphabetical order on a tie)."""
+    counts = Counter(name for name in names if name)
+    if not counts:
+        return None
+    return min(counts, key=lambda name: (-counts[name], name))
 
 
 def _slip_rows(

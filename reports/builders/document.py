@@ -22,7 +22,15 @@ from tables.engine.errors import InvalidInputError, NotAllowedNowError
 
 Document = dict[str, Any]
 
-REPORT_KINDS = ("table_shift", "floor_summary", "cashier", "audit")
+REPORT_KINDS = (
+    "table_shift",
+    "floor_summary",
+    "cashier",
+    "audit",
+    "gaming_day",
+    "month_to_date",
+    "year_to_date",
+)
 
 
 @dataclass(frozen=True)
@@ -58,9 +66,12 @@ def report_header(
     provisional_reasons: Sequence[str],
     signatures: Sequence[tuple[str, str | None]],
     allow_provisional: bool,
+    clock_reason: str = "shift_not_ended",
 ) -> Document:
-    """The fields every report starts with; refuses a provisional report when asked to."""
-    reasons = sorted(set(provisional_reasons) | _clock_reasons(context))
+    """The fields every report starts with; refuses a provisional report when asked to.
+    ``clock_reason`` says why while the covered time has not ended (a shift, a period)."""
+    clock = set() if context.shift_ended else {clock_reason}
+    reasons = sorted(set(provisional_reasons) | clock)
     if reasons and not allow_provisional:
         raise NotAllowedNowError(
             "The shift is still open, so its final report cannot be made yet "
@@ -80,10 +91,6 @@ def report_header(
         "watermark": dict(sorted(watermark.items())),
         "signatures": [{"role": role, "name": name} for role, name in signatures],
     }
-
-
-def _clock_reasons(context: ReportContext) -> set[str]:
-    return set() if context.shift_ended else {"shift_not_ended"}
 
 
 def json_ready(value: Any) -> Any:

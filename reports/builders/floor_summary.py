@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from reports.builders.cashier import most_common
 from reports.builders.document import Document, ReportContext, json_ready, report_header
 from reports.builders.inputs import GAMES, HOUSE_BANKED_GAMES
 from reports.figures import hold_percent
@@ -34,7 +35,11 @@ def build_floor_summary(
         provisional_reasons=[
             f"table_provisional:{row['table']}" for row in rows if row["provisional"]
         ],
-        signatures=(("shift_manager", shift_manager),),
+        signatures=(
+            (("shift_manager", shift_manager),)
+            if shift_manager
+            else (("pit_boss", _pit_boss_of(table_reports)),)
+        ),
         allow_provisional=allow_provisional,
     )
     document = {
@@ -45,6 +50,16 @@ def build_floor_summary(
     }
     ready: Document = json_ready(document)
     return ready
+
+
+def _pit_boss_of(reports: Sequence[Mapping[str, Any]]) -> str | None:
+    """The pit boss who signed most of the tables' reports signs the floor's."""
+    return most_common(
+        signature["name"]
+        for report in reports
+        for signature in report["signatures"]
+        if signature["role"] == "pit_boss"
+    )
 
 
 def _verify_same_shift(context: ReportContext, reports: Sequence[Mapping[str, Any]]) -> None:

@@ -9,7 +9,17 @@ from typing import Any
 
 from reports.builders.document import Document, ReportContext, json_ready, report_header
 from reports.builders.inputs import Alert, TableInfo
-from reports.custody import Closer, Credit, CustodyLedger, Fill, Opener, chips_total
+from reports.custody import (
+    Closer,
+    Credit,
+    CustodyLedger,
+    Fill,
+    Opener,
+    PendingSlip,
+    SlipType,
+    SlipVoided,
+    chips_total,
+)
 from reports.figures import (
     RoundSummary,
     RoundTotals,
@@ -19,6 +29,7 @@ from reports.figures import (
     table_win,
     theoretical_win,
 )
+from tables import games
 from tables.engine.errors import InvalidInputError
 
 
@@ -52,7 +63,12 @@ def build_table_shift_report(
     )
     document = {
         **header,
-        "table": {"id": table.table_id, "name": table.name, "game": table.game},
+        "table": {
+            "id": table.table_id,
+            "name": table.name,
+            "game": table.game,
+            "report_rows": report_rows(table.game),
+        },
         "custody": {
             **_custody_section(ledger),
             "opener_check": _opener_check(ledger.opener, previous_closer),
@@ -63,6 +79,16 @@ def build_table_shift_report(
     }
     ready: Document = json_ready(document)
     return ready
+
+
+def report_rows(game: str) -> dict[str, list[str]] | None:
+    """The figures and round rows that apply to the table's game, as its binding says (None,
+    every row, for a game no engine on this floor plays)."""
+    try:
+        binding = games.binding_for(game)
+    except InvalidInputError:
+        return None
+    return {"figures": list(binding.report_figures), "rounds": list(binding.report_round_rows)}
 
 
 def _verify_one_table(table: TableInfo, ledger: CustodyLedger, alerts: Sequence[Alert]) -> None:
@@ -106,8 +132,8 @@ def _custody_section(ledger: CustodyLedger) -> dict[str, Any]:
     return {
         "opener": _inventory(ledger.opener),
         "closer": _inventory(ledger.closer),
-        "fills": [_slip_row(ledger, slip) for slip in ledger.fills],
-        "credits": [_slip_row(ledger, slip) for slip in ledger.credits],
+        "fills": _slips_of(ledger, "fill"),
+        "credits": _slips_of(ledger, "credit"),
         "fills_total": ledger.fills_total,
         "credits_total": ledger.credits_total,
         "buy_ins": {"count": len(ledger.buy_ins), "total": ledger.estimated_drop},
@@ -131,24 +157,49 @@ def _inventory(count: Opener | Closer | None) -> dict[str, Any] | None:
     }
 
 
+def _slips_of(ledger: CustodyLedger, kind: SlipType) -> list[dict[str, Any]]:
+    """Every slip of the table, confirmed or not, void ones included, by number."""
+    confirmed = ledger.fills if kind == "fill" else ledger.credits
+    rows = [_slip_row(ledger, slip) for slip in confirmed]
+    rows += [_pending_row(ledger, slip) for slip in ledger.pending if slip.slip_type == kind]
+    return sorted(rows, key=lambda row: row["slip_number"])
+
+
 def _slip_row(ledger: CustodyLedger, slip: Fill | Credit) -> dict[str, Any]:
-    void = ledger.void_of("fill" if isinstance(slip, Fill) else "credit", slip.slip_number)
+    kind: SlipType = "fill" if isinstance(slip, Fill) else "credit"
     return {
         "slip_number": slip.slip_number,
+        "stage": "confirmed",
         "chips": _chips(slip.chips),
         "total": chips_total(slip.chips),
         "requested_by": slip.requested_by,
         "cashier": slip.issued_by if isinstance(slip, Fill) else slip.received_by,
         "confirmed_by": slip.confirmed_by,
-        "void": (
-            {
-                "reason": void.reason,
-                "requested_by": void.requested_by,
-                "approved_by": void.approved_by,
-            }
-            if void
-            else None
-        ),
+        "void": _void(ledger.void_of(kind, slip.slip_number)),
+    }
+
+
+def _pending_row(ledger: CustodyLedger, slip: PendingSlip) -> dict[str, Any]:
+    """A slip the table never confirmed: outstanding at the step it reached, or void there."""
+    return {
+        "slip_number": slip.slip_number,
+        "stage": slip.stage,
+        "chips": _chips(slip.chips),
+        "total": slip.total,
+        "requested_by": slip.requested_by,
+        "cashier": slip.cashier,
+        "confirmed_by": None,
+        "void": _void(ledger.void_of(slip.slip_type, slip.slip_number)),
+    }
+
+
+def _void(void: SlipVoided | None) -> dict[str, Any] | None:
+    if void is None:
+        return None
+    return {
+        "reason": void.reason,
+        "requested_by": void.requested_by,
+        "approved_by": void.approved_by,
     }
 
 

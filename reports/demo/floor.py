@@ -34,8 +34,10 @@ def ensure_demo_shift() -> Report | None:
     with transaction.atomic():
         key, _ = simulate_shift(tables, rounds=DEMO_ROUNDS, seed=DEMO_SEED, staff=staff)
         for table in tables:
+            spell = table.assignments.filter(ended_at__isnull=True).first()
+            dealer = spell.dealer if spell is not None else staff.dealer
             custody.custody_open(
-                table_id=table.pk, dealer=staff.dealer.username, pit_boss=staff.pit_boss
+                table_id=table.pk, dealer=dealer.get_username(), pit_boss=staff.pit_boss
             )
     return Report.objects.filter(
         kind=Report.Kind.FLOOR_SUMMARY, gaming_day=key.gaming_day, shift=key.shift

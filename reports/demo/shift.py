@@ -10,19 +10,23 @@ shift's report set is built.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from random import Random
 
 from django.contrib.auth.models import User
 
+from reports.builders.period import PERIOD_KINDS
 from reports.demo.players import TableDriver, play_siete_round, play_stud_hand
 from reports.denominations import table_denominations
+from reports.inputs.custody_log import CLOSER, custody_events, last_opener_event
 from reports.models import Report
 from reports.services import cage, custody, slips
+from reports.services.documents import PERIOD_SHIFT
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey, floor_clock
-from tables.models import DealerAssignment, Table
+from tables.engine.errors import NotAllowedNowError
+from tables.models import DealerAssignment, Table, TableEvent
 from tables.services.floor import dealer_assign, table_create
 
 OPENER_AMOUNT = 5000
@@ -55,8 +59,9 @@ class TablePlay:
 
 
 def simulation_tables(count: int) -> list[Table]:
-    """The floor's first ``count`` tables, adding Siete y Medio and Stud tables as needed."""
-    tables = list(Table.objects.order_by("name")[:count])
+    """The floor's first ``count`` tables that are not open for a shift now (their session
+    stays theirs), adding Siete y Medio and Stud tables as needed."""
+    tables = [table for table in Table.objects.order_by("name") if not in_session(table)][:count]
     number = 1
     while len(tables) < count:
         name = f"Sim-{number:02d}"
@@ -75,6 +80,30 @@ def simulation_tables(count: int) -> list[Table]:
     return tables
 
 
+def in_session(table: Table) -> bool:
+    """The table's latest opener has no closer after it: its shift is being played."""
+    opener = last_opener_event(table)
+    if opener is None:
+        return False
+    return not TableEvent.objects.filter(table=table, type=CLOSER, seq__gt=opener.seq).exists()
+
+
+def free_shift(tables: list[Table], now: datetime, *, look_back: int = 90) -> ShiftKey:
+    """The latest ended shift that none of ``tables`` has custody in, so that a second run
+    plays the shift before the first one instead of opening a table twice."""
+    clock = floor_clock()
+    key = clock.last_ended(now)
+    for _ in range(look_back):
+        if not any(custody_events(table, key) for table in tables):
+            return key
+        start, _ = clock.bounds(key)
+        key = clock.last_ended(start)
+    raise NotAllowedNowError(
+        f"Every one of the last {look_back} shifts was already played on these tables.",
+        code="no_free_shift",
+    )
+
+
 def simulate_shift(
     tables: list[Table],
     *,
@@ -84,9 +113,9 @@ def simulate_shift(
     key: ShiftKey | None = None,
     run_reports: bool = True,
 ) -> tuple[ShiftKey, list[TablePlay]]:
-    """Play the shift ``key`` (by default the last one that ended) on ``tables``."""
+    """Play the shift ``key`` (by default the latest ended one still free) on ``tables``."""
     clock = floor_clock()
-    key = key or clock.last_ended(datetime.now().astimezone())
+    key = key or free_shift(tables, datetime.now().astimezone())
     start, end = clock.bounds(key)
     rng = Random(seed)
     home = _current_table(staff.dealer)
@@ -109,11 +138,14 @@ def simulate_shift(
 
 
 def shift_reports(key: ShiftKey) -> list[Report]:
-    """The shift's report set, in process (the beat and the API queue the same work)."""
+    """The shift's report set and its gaming day's, month's and year's totals, in process
+    (the beat and the API queue the same work)."""
+    period = ShiftKey(key.gaming_day, PERIOD_SHIFT)
     return [
         produce_report(Report.Kind.FLOOR_SUMMARY, key),
         produce_report(Report.Kind.CASHIER, key),
         produce_report(Report.Kind.AUDIT, key),
+        *(produce_report(kind, period) for kind in PERIOD_KINDS),
     ]
 
 
@@ -122,8 +154,11 @@ def _play_table(
 ) -> TablePlay:
     play = TablePlay(table=table.name)
     denominations = table_denominations(table)
-    if _current_table(staff.dealer) != table.pk:
-        # The table's own dealer confirms its slips.
+    # The table's own dealer deals and confirms its slips; a table without one borrows ours.
+    own_dealer = _table_dealer(table)
+    if own_dealer is not None:
+        staff = replace(staff, dealer=own_dealer)
+    elif _current_table(staff.dealer) != table.pk:
         dealer_assign(table_id=table.pk, dealer=staff.dealer, by=staff.pit_boss)
     custody.custody_open(
         table_id=table.pk,
@@ -150,6 +185,11 @@ def _play_table(
     )
     custody.drop_count(table_id=table.pk, amount=play.buy_ins, counted_by=staff.cashier)
     return play
+
+
+def _table_dealer(table: Table) -> User | None:
+    spell = DealerAssignment.objects.filter(table=table, ended_at__isnull=True).first()
+    return spell.dealer if spell is not None else None
 
 
 def _current_table(dealer: User) -> int | None:

@@ -16,7 +16,7 @@ from rest_framework.exceptions import APIException
 from reports.figures import band_document
 from reports.inputs.table_shift import table_shift_inputs
 from reports.inputs.variance import table_shift_band
-from reports.models import Report
+from reports.models import Report, ReportRendering
 from reports.pages import audit_desk
 from reports.shifts import ShiftKey, floor_clock
 from tables import roles
@@ -24,10 +24,10 @@ from tables.models import Table
 from tables.pages.floor_access import refusal_text, screen_for
 
 AUDIT = (roles.AUDITOR,)
-FORMATS = {
-    "json": ("json_bytes", "application/json"),
-    "csv": ("csv_bytes", "text/csv; charset=utf-8"),
-    "pdf": ("pdf_bytes", "application/pdf"),
+CONTENT_TYPES = {
+    "json": "application/json",
+    "csv": "text/csv; charset=utf-8",
+    "pdf": "application/pdf",
 }
 
 
@@ -47,14 +47,16 @@ def audit_home(request: HttpRequest) -> HttpResponse:
 
 
 @screen_for(*AUDIT)
-def audit_download(request: HttpRequest, report_id: int, fmt: str) -> HttpResponse:
-    report = get_object_or_404(Report, pk=report_id)
-    if fmt not in FORMATS:
-        return render(request, "pages/no_screen.html", {"heading": fmt}, status=404)
-    field, content_type = FORMATS[fmt]
-    response = HttpResponse(bytes(getattr(report, field)), content_type=content_type)
+def audit_download(request: HttpRequest, rendering_id: int) -> HttpResponse:
+    """One stored rendering's bytes, exactly those whose SHA-256 the list shows."""
+    rendering = get_object_or_404(ReportRendering.objects.select_related("report"), pk=rendering_id)
+    report = rendering.report
+    response = HttpResponse(bytes(rendering.content), content_type=CONTENT_TYPES[rendering.format])
     name = f"{report.kind}-{report.gaming_day}-{report.shift}-{report.scope}-v{report.version}"
-    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    if rendering.language:
+        name += f"-{rendering.language}"
+    response["Content-Disposition"] = f'attachment; filename="{name}.{rendering.format}"'
+    response["X-Content-SHA256"] = rendering.sha256
     return response
 
 

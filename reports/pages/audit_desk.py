@@ -6,23 +6,20 @@ is over (`tables.selectors.finished_round_get` refuses it).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
-from reports.models import Report
+from reports.models import Report, ReportRendering
 from tables import games
 from tables.log.chain import canonical_json
 from tables.models import CorrectionRequest, Round, Table, TableEvent
 from tables.selectors import finished_round_get
 from tables.services.engine_state import replay_table
 from tables.verification import TableVerification, verify_table
-
-FORMATS = (("json", "json_bytes"), ("csv", "csv_bytes"), ("pdf", "pdf_bytes"))
 
 
 @dataclass(frozen=True)
@@ -36,7 +33,8 @@ class ReportRow:
     reprint: bool
     provisional: bool
     content_hash: str
-    download_hashes: tuple[tuple[str, str], ...]  # (format, SHA-256 of the stored bytes)
+    # Each stored rendering: (its id, format, language or "", SHA-256 of its bytes).
+    renderings: tuple[tuple[int, str, str, str], ...]
     created_at: datetime
 
 
@@ -48,7 +46,9 @@ def report_rows(
     kind: str | None = None,
 ) -> list[ReportRow]:
     """Every stored version, newest gaming day first, filtered as asked."""
-    rows: QuerySet[Report] = Report.objects.select_related("table")
+    rows: QuerySet[Report] = Report.objects.select_related("table").prefetch_related(
+        Prefetch("renderings", queryset=ReportRendering.objects.defer("content"))
+    )
     if gaming_day is not None:
         rows = rows.filter(gaming_day=gaming_day)
     if shift:
@@ -71,9 +71,9 @@ def _report_row(report: Report) -> ReportRow:
         reprint=report.reprint,
         provisional=report.provisional,
         content_hash=report.content_hash,
-        download_hashes=tuple(
-            (fmt, hashlib.sha256(bytes(getattr(report, field))).hexdigest())
-            for fmt, field in FORMATS
+        renderings=tuple(
+            (rendering.pk, rendering.format, rendering.language, rendering.sha256)
+            for rendering in report.renderings.all()
         ),
         created_at=report.created_at,
     )

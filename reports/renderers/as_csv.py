@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from reports.renderers.csv_audit_rows import AUDIT_COLUMNS, audit_rows
+from reports.renderers.csv_period import PERIOD_COLUMNS, period_rows
 from reports.renderers.csv_rows import (
     CASHIER_COLUMNS,
     FLOOR_COLUMNS,
@@ -31,6 +32,9 @@ _LAYOUTS: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, Any]], Iterato
     "floor_summary": (FLOOR_COLUMNS, floor_rows),
     "cashier": (CASHIER_COLUMNS, cashier_rows),
     "audit": (AUDIT_COLUMNS, audit_rows),
+    "gaming_day": (PERIOD_COLUMNS, period_rows),
+    "month_to_date": (PERIOD_COLUMNS, period_rows),
+    "year_to_date": (PERIOD_COLUMNS, period_rows),
 }
 
 

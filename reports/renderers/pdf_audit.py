@@ -5,73 +5,88 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
 from reportlab.platypus import Flowable, Paragraph
 
-from reports.renderers.pdf_sections import STYLES, section
+from reports.renderers.labels import label
+from reports.renderers.language import local_time
+from reports.renderers.pdf_layout import STYLES, section
 
 Doc = Mapping[str, Any]
 
 
 def audit_sections(document: Doc) -> list[Flowable]:
-    verdict = "No exceptions found." if document["clean"] else "Exceptions found: see below."
+    verdict = _("No exceptions found.") if document["clean"] else _("Exceptions found: see below.")
+    replayed = document["replay"]["rounds_replayed"]
     return [
         Paragraph(verdict, STYLES["body"]),
-        *section("Findings", [["Finding", "Count"], *document["findings"].items()]),
-        *section("Hash chain", _chain_rows(document), empty="No table events in this shift."),
         *section(
-            f"Replay ({document['replay']['rounds_replayed']} rounds)",
-            [["Table", "Round", "Field", "Recorded", "Replayed"]]
+            _("Findings"),
+            [[_("Finding"), _("Count")], *([label(k), n] for k, n in document["findings"].items())],
+        ),
+        *section(_("Hash chain"), _chain_rows(document), empty=_("No table events in this shift.")),
+        *section(
+            _("Replay (%(rounds)s rounds)") % {"rounds": replayed},
+            [[_("Table"), _("Round"), _("Field"), _("Recorded"), _("Replayed")]]
             + [
                 [d["table"], d["round_id"], d["field"], d["recorded"], d["replayed"]]
                 for d in document["replay"]["differences"]
             ],
-            empty="Every round replays to what was recorded.",
+            empty=_("Every round replays to what was recorded."),
         ),
-        *section("Corrections and voids", _correction_rows(document)),
-        *section("Manual entries against shoe reads", _manual_rows(document)),
+        *section(_("Corrections and voids"), _correction_rows(document)),
+        *section(_("Manual entries against shoe reads"), _manual_rows(document)),
         *section(
-            "Payout mismatches",
-            [["Table", "Round", "Box", "Computed", "Paid", "Difference"]]
+            _("Payout mismatches"),
+            [[_("Table"), _("Round"), _("Box"), _("Computed"), _("Paid"), _("Difference")]]
             + [
                 [m["table"], m["round_id"], m["box"], m["computed"], m["paid"], m["difference"]]
                 for m in document["payout_mismatches"]
             ],
         ),
         *section(
-            "Duplicate or unidentified cards",
-            [["Table", "Round", "Kind", "Card", "At"]]
+            _("Duplicate or unidentified cards"),
+            [[_("Table"), _("Round"), _("Kind"), _("Card"), _("At")]]
             + [
-                [c["table"], c["round_id"], c["kind"], c["card"], c["at"]]
+                [c["table"], c["round_id"], label(c["kind"]), c["card"], local_time(c["at"])]
                 for c in document["card_anomalies"]
             ],
         ),
         *section(
-            "Device incidents",
-            [["Device", "Table", "Kind", "At", "Detail"]]
+            _("Device incidents"),
+            [[_("Device"), _("Table"), _("Kind"), _("At"), _("Detail")]]
             + [
-                [i["device"], i["table"], i["kind"], i["at"], i["detail"]]
+                [i["device"], i["table"], label(i["kind"]), local_time(i["at"]), i["detail"]]
                 for i in document["device_incidents"]
             ],
         ),
         *section(
-            "Bank-rule violation attempts",
-            [["Table", "Round", "At", "Detail"]]
+            _("Bank-rule violation attempts"),
+            [[_("Table"), _("Round"), _("At"), _("Detail")]]
             + [
-                [v["table"], v["round_id"], v["at"], v["detail"]]
+                [v["table"], v["round_id"], local_time(v["at"]), v["detail"]]
                 for v in document["bank_rule_violations"]
             ],
         ),
-        *section("Alerts by kind", [["Kind", "Count"], *document["alerts_by_kind"].items()]),
+        *section(
+            _("Alerts by kind"),
+            [
+                [_("Kind"), _("Count")],
+                *([label(kind), count] for kind, count in document["alerts_by_kind"].items()),
+            ],
+        ),
     ]
 
 
 def _chain_rows(document: Doc) -> list[list[Any]]:
-    rows: list[list[Any]] = [["Table", "Chain", "Events", "Head seq", "Head hash", "First bad"]]
+    rows: list[list[Any]] = [
+        [_("Table"), _("Chain"), _("Events"), _("Head seq"), _("Head hash"), _("First bad")]
+    ]
     for check in document["chain"]:
         rows.append(
             [
                 check["table"],
-                "verified" if check["verified"] else "BROKEN",
+                _("verified") if check["verified"] else _("BROKEN"),
                 check["events_checked"],
                 check["head_seq"],
                 check["head_hash"],
@@ -82,25 +97,42 @@ def _chain_rows(document: Doc) -> list[list[Any]]:
 
 
 def _correction_rows(document: Doc) -> list[list[Any]]:
-    rows: list[list[Any]] = [["Table", "Round", "Kind", "Reason", "Asked by", "Approved by", "At"]]
+    rows: list[list[Any]] = [
+        [_("Table"), _("Round"), _("Kind"), _("Reason"), _("Asked by"), _("Approved by"), _("At")]
+    ]
     for fix in document["corrections"]:
-        approver = fix["approved_by"] + (" (SELF-APPROVED)" if fix["self_approved"] else "")
+        approver = fix["approved_by"]
+        if fix["self_approved"]:
+            approver += " (" + _("SELF-APPROVED") + ")"
         rows.append(
             [
                 fix["table"],
                 fix["round_id"],
-                fix["kind"],
+                _correction_kind(fix["kind"]),
                 fix["reason"],
                 fix["requested_by"],
                 approver,
-                fix["at"],
+                local_time(fix["at"]),
             ]
         )
     return rows
 
 
+def _correction_kind(kind: str) -> str:
+    """``void_fill_slip_1002`` is the void of fill slip 1002; other kinds are commands."""
+    parts = kind.split("_")
+    if len(parts) == 4 and parts[0] == "void" and parts[2] == "slip" and parts[3].isdigit():
+        return _("%(slip_type)s slip %(number)s voided") % {
+            "slip_type": label(parts[1]),
+            "number": parts[3],
+        }
+    return label(kind)
+
+
 def _manual_rows(document: Doc) -> list[list[Any]]:
-    rows: list[list[Any]] = [["Table", "Round", "Position", "Manual", "Shoe", "Status"]]
+    rows: list[list[Any]] = [
+        [_("Table"), _("Round"), _("Position"), _("Manual"), _("Shoe"), _("Status")]
+    ]
     for entry in document["manual_entries"]:
         rows.append(
             [
@@ -109,7 +141,7 @@ def _manual_rows(document: Doc) -> list[list[Any]]:
                 entry["position"],
                 entry["manual_card"],
                 entry["shoe_card"],
-                entry["status"],
+                label(entry["status"]),
             ]
         )
     return rows

@@ -17,13 +17,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from reports.builders.document import Document, ReportContext, content_hash
+from reports.builders.period import PERIOD_KINDS
 from reports.inputs.audit import AuditFindings
 from reports.models import JobRun, Report
-from reports.renderers.as_csv import render_csv
-from reports.renderers.as_json import render_json
-from reports.renderers.as_pdf import render_pdf
-from reports.services import documents
-from reports.shifts import ShiftKey
+from reports.services import documents, renderings
+from reports.shifts import ShiftKey, floor_clock
 from tables.models import Table
 
 FLOOR_SCOPE = "floor"
@@ -99,6 +97,9 @@ def _build(
         return documents.audit_document(
             key, context, allow_provisional=allow_provisional, findings=inputs.audit_findings
         )
+    if kind in PERIOD_KINDS:
+        _day_table_reports(key)
+        return documents.period_document(kind, key, context, allow_provisional=allow_provisional)
     if kind == Report.Kind.FLOOR_SUMMARY:
         return documents.floor_summary_document(
             _table_documents(key, inputs.table_report_ids),
@@ -106,6 +107,18 @@ def _build(
             allow_provisional=allow_provisional,
         )
     raise ValueError(f"unknown report kind {kind!r}")
+
+
+def _day_table_reports(key: ShiftKey) -> None:
+    """Every table's report of each shift of the period's last day that has begun, made if
+    missing, so that a period job queued beside the shift's own set misses nothing."""
+    clock = floor_clock()
+    now = timezone.now()
+    for name in clock.shift_names():
+        shift = ShiftKey(key.gaming_day, name)
+        if clock.bounds(shift)[0] <= now:
+            for table in Table.objects.order_by("name"):
+                produce_report(Report.Kind.TABLE_SHIFT, shift, table=table)
 
 
 def _table_documents(key: ShiftKey, report_ids: list[int] | None) -> list[dict[str, Any]]:
@@ -120,11 +133,7 @@ def _table_documents(key: ShiftKey, report_ids: list[int] | None) -> list[dict[s
 
 
 def _render(document: Document) -> dict[str, bytes]:
-    return {
-        "json": render_json(document),
-        "csv": render_csv(document),
-        "pdf": render_pdf(document),
-    }
+    return renderings.render_for_storing(document)
 
 
 def _store(
@@ -140,7 +149,7 @@ def _store(
     assert digest == hashlib.sha256(rendered["json"]).hexdigest()
     try:
         with transaction.atomic():
-            return Report.objects.create(
+            report = Report.objects.create(
                 kind=kind,
                 gaming_day=key.gaming_day,
                 shift=key.shift,
@@ -157,6 +166,8 @@ def _store(
                 pdf_bytes=rendered["pdf"],
                 job=JobRun.objects.filter(pk=job_id).first() if job_id else None,
             )
+            renderings.store_renderings(report, rendered)
+            return report
     except IntegrityError:
         # Another run stored this version first (a redelivered job racing its twin).
         stored = latest_report(kind, key, scope)

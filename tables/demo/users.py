@@ -20,6 +20,8 @@ class DemoLogin:
 DEMO_LOGINS = (
     DemoLogin("dealer1", "dealer1-demo", roles.DEALER),
     DemoLogin("dealer2", "dealer2-demo", roles.DEALER),
+    DemoLogin("dealer3", "dealer3-demo", roles.DEALER),
+    DemoLogin("dealer4", "dealer4-demo", roles.DEALER),
     DemoLogin("pitboss1", "pitboss1-demo", roles.PIT_BOSS),
     DemoLogin("pitboss2", "pitboss2-demo", roles.PIT_BOSS),
     DemoLogin("cashier1", "cashier1-demo", roles.CASHIER),

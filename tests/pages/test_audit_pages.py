@@ -51,10 +51,12 @@ def test_the_auditor_downloads_a_pdf_whose_hash_the_page_shows(
     report = produce_report("table_shift", key, table=floor.refresh())
     client = signed_in(auditor_alba)
     page = client.get("/audit/", {"gaming_day": key.gaming_day.isoformat(), "shift": key.shift})
-    pdf = client.get(f"/audit/reports/{report.pk}/pdf/")
+    rendering = report.renderings.get(format="pdf")
+    pdf = client.get(f"/audit/renderings/{rendering.pk}/")
     assert pdf.status_code == 200
     assert pdf["Content-Type"] == "application/pdf"
-    assert hashlib.sha256(pdf.content).hexdigest().encode() in page.content
+    assert hashlib.sha256(pdf.content).hexdigest() == rendering.sha256 == pdf["X-Content-SHA256"]
+    assert rendering.sha256.encode() in page.content
     assert len(PdfReader(io.BytesIO(pdf.content)).pages) >= 1
     assert report.content_hash.encode() in page.content
     assert b'data-expected="SyM-T"' in page.content or b'data-expected="SyM-1"' in page.content
@@ -91,5 +93,5 @@ def test_a_finished_round_has_a_timeline_and_one_in_play_is_refused(
     assert lookup.status_code == 302
 
 
-def test_an_unknown_format_is_not_found(floor: LiveFloor, auditor_alba: User) -> None:
-    assert signed_in(auditor_alba).get("/audit/reports/1/docx/").status_code == 404
+def test_an_unknown_rendering_is_not_found(floor: LiveFloor, auditor_alba: User) -> None:
+    assert signed_in(auditor_alba).get("/audit/renderings/999/").status_code == 404

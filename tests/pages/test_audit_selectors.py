@@ -38,8 +38,9 @@ def test_a_stored_report_is_listed_with_the_hash_of_each_download(floor: LiveFlo
     (row,) = audit_desk.report_rows(gaming_day=key.gaming_day, kind="table_shift")
     assert (row.report_id, row.table, row.shift) == (report.pk, "SyM-1", key.shift)
     assert row.content_hash == report.content_hash
-    hashes = dict(row.download_hashes)
-    assert hashes["pdf"] == hashlib.sha256(bytes(report.pdf_bytes)).hexdigest()
+    hashes = {fmt: digest for _, fmt, _, digest in row.renderings}
+    pdf = report.renderings.get(format="pdf")
+    assert hashes["pdf"] == hashlib.sha256(bytes(pdf.content)).hexdigest()
     assert set(hashes) == {"json", "csv", "pdf"}
     assert audit_desk.report_rows(kind="cashier") == []
 

@@ -142,7 +142,7 @@ def test_a_provisional_reprint_says_so_in_every_rendering() -> None:
     document = mesa_1_report(ctx=early)
     assert "PROVISIONAL (shift_not_ended); REPRINT (version 3)" in csv_rows(document)[0]["note"]
     text = pdf_text(document)
-    assert "PROVISIONAL (shift_not_ended)" in text
+    assert "PROVISIONAL: the shift has not ended" in text
     assert "REPRINT (version 3)" in text
 
 

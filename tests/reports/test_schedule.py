@@ -7,10 +7,16 @@ from typing import Any
 import pytest
 
 from casino.celery import app
+from reports.builders.period import PERIOD_KINDS
 from reports.models import JobRun, Report
 from reports.schedule import shift_end_beat_schedule
 from reports.shifts import floor_clock
-from reports.tasks import audit_table_findings, shift_end_reports, table_shift_report
+from reports.tasks import (
+    audit_table_findings,
+    ends_gaming_day,
+    shift_end_reports,
+    table_shift_report,
+)
 from tables.models import Table
 from tests.reports.custody_floor import Floor, past_shift
 
@@ -37,11 +43,14 @@ def test_the_shift_end_job_reports_the_shift_that_ended_once(
     other = next(name for name in floor_clock().shift_names() if name != key.shift)
     assert shift_end_reports(ended_shift=other) == []
     started = shift_end_reports(ended_shift=key.shift)
-    assert len(started) == 3
+    # The day's last shift also starts the gaming day's, the month's and the year's totals.
+    periods = set(PERIOD_KINDS) if ends_gaming_day(key) else set()
+    assert len(started) == 3 + len(periods)
     assert all(
         run.status == JobRun.Status.SUCCEEDED for run in JobRun.objects.filter(pk__in=started)
     )
-    assert {report.kind for report in Report.objects.all()} == set(Report.Kind.values)
+    expected = set(Report.Kind.values) - set(PERIOD_KINDS) | periods
+    assert {report.kind for report in Report.objects.all()} == expected
     assert shift_end_reports(ended_shift=key.shift) == []
 
 

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from devices.demo import ensure_demo_shoes
 from reports.demo.floor import ensure_demo_shift
-from tables.demo.floor import ensure_demo_tables
+from tables.demo.floor import DEMO_TABLES, ensure_demo_players, ensure_demo_tables
 from tables.demo.users import ensure_demo_users
 
 
@@ -30,4 +30,9 @@ class Command(BaseCommand):
         for shoe in ensure_demo_shoes():
             self.stdout.write(f"Demo shoe {shoe.serial} on {shoe.port_url} ({shoe.status})")
         if (summary := ensure_demo_shift()) is not None:
-            self.stdout.write(f"Demo shift {summary.gaming_day} {summary.shift}: see /api/reports/")
+            self.stdout.write(
+                f"Demo shift {summary.gaming_day} {summary.shift} (ended, reports final): "
+                "see /api/reports/"
+            )
+        ensure_demo_players()
+        self.stdout.write("Dealers: " + ", ".join(f"{t[4]} at {t[0]}" for t in DEMO_TABLES))
