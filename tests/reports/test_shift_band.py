@@ -107,3 +107,20 @@ def test_the_band_read_from_the_log_centres_on_the_reports_theoretical_win(floor
 def test_a_game_whose_binding_banks_no_hand_has_no_band(tally_table: Any) -> None:
     rounds = [RoundSummary("1", handle=100, house_net=5)]
     assert table_shift_band(tally_table, rounds).basis == BAND_BASIS_RAKED
+
+
+@pytest.mark.django_db
+def test_the_stored_table_shift_report_shows_the_band_beside_the_theoretical_win(
+    floor: Floor,
+) -> None:
+    from reports.services.storing import produce_report
+
+    key, _ = play_shift_with_a_settings_change(floor, rounds_each=2)
+    document = produce_report("table_shift", key, table=floor.refresh()).document
+    band = document["expected_versus_actual"]
+    assert band["basis"] == "house_edge_variance"
+    assert band["theoretical_win"] == document["figures"]["theoretical_win"]
+    assert band["actual_win"] == document["figures"]["actual_win"]
+    assert [level["confidence"] for level in band["levels"]] == ["95", "99"]
+    low, high = Decimal(band["levels"][1]["low"]), Decimal(band["levels"][1]["high"])
+    assert low < Decimal(band["theoretical_win"]) < high
