@@ -161,3 +161,16 @@ def test_a_table_opens_with_a_count_and_closes_with_one(
 def test_an_unknown_action_is_not_found(floor: LiveFloor) -> None:
     response = signed_in(floor.pit_boss).post(f"/floor/tables/{floor.table.pk}/explode/", {})
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [("es", "Sala del jefe de sala"), ("pt-br", "Salão do chefe de mesa"), ("en", "Pit boss's")],
+)
+def test_the_floor_speaks_the_chosen_language(
+    floor: LiveFloor, language: str, heading: str
+) -> None:
+    client = signed_in(floor.pit_boss)
+    client.cookies["django_language"] = language
+    page = client.get("/floor/")
+    assert heading in page.content.decode()
