@@ -21,6 +21,9 @@ urlpatterns = [
     # --- Pages and live updates
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("tables.pages.urls")),
+    # The supervising screens: the pit boss's floor, the cage and the audit desk.
+    path("", include("tables.pages.floor_urls")),
+    path("", include("reports.pages.urls")),
 ]
 
 handler400 = "casino.api_errors.bad_request"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
 from tables.engine.errors import InvalidInputError
@@ -158,3 +158,112 @@ def _verify_round(summary: RoundSummary) -> None:
                 f"Round {summary.round_id} pays an unknown hand class {payout.hand_class!r}.",
                 code="unknown_hand_class",
             )
+
+
+# The band of a shift's result (docs/reports.md, "Expected versus actual"). Two-sided normal
+# quantiles to six places: statistics.NormalDist().inv_cdf(0.975) and (0.995).
+BAND_Z = {"95": Decimal("1.959964"), "99": Decimal("2.575829")}
+BAND_BASIS_VARIANCE = "house_edge_variance"
+BAND_BASIS_RAKED = "none_raked_game"
+
+
+@dataclass(frozen=True)
+class BandLevel:
+    confidence: str  # "95" or "99" (percent)
+    z: Decimal
+    low: Decimal  # the band's edges, to the cent
+    high: Decimal
+    outside: bool  # the actual result lies outside, decided exactly (not on the rounded edges)
+
+
+@dataclass(frozen=True)
+class ShiftBand:
+    """Where a shift's actual win should lie if the game was dealt and paid honestly.
+
+    ``applicable`` is false for a game the house does not bank (a raked game has no edge and
+    no spread to compare with): then every figure is None and ``levels`` is empty.
+    """
+
+    basis: str
+    theoretical_win: Fraction | None = None
+    result_variance: Fraction | None = None  # of the shift's result: Σ stake² x unit variance
+    actual_win: int | None = None
+    levels: tuple[BandLevel, ...] = ()
+
+    @property
+    def applicable(self) -> bool:
+        return self.basis == BAND_BASIS_VARIANCE
+
+    @property
+    def flag(self) -> str | None:
+        """The widest band the result falls outside ("99", else "95"), or None when inside."""
+        outside = [level.confidence for level in self.levels if level.outside]
+        return max(outside, key=int) if outside else None
+
+    def standard_deviation(self) -> Decimal | None:
+        if self.result_variance is None:
+            return None
+        return quantise_decimal(_sqrt(self.result_variance))
+
+
+def shift_band(
+    *, theoretical_win: Fraction, result_variance: Fraction, actual_win: int
+) -> ShiftBand:
+    """theoretical win ± z x sigma x √(Σ stake²); the variance comes summed over the rounds."""
+    if result_variance < 0:
+        raise InvalidInputError("A variance cannot be negative.", code="negative_variance")
+    distance = (actual_win - theoretical_win) ** 2
+    spread = _sqrt(result_variance)
+    centre = Decimal(theoretical_win.numerator) / Decimal(theoretical_win.denominator)
+    levels = tuple(
+        BandLevel(
+            confidence=confidence,
+            z=z,
+            low=quantise_decimal(centre - z * spread),
+            high=quantise_decimal(centre + z * spread),
+            outside=distance > Fraction(z) ** 2 * result_variance,
+        )
+        for confidence, z in BAND_Z.items()
+    )
+    return ShiftBand(BAND_BASIS_VARIANCE, theoretical_win, result_variance, actual_win, levels)
+
+
+def no_band() -> ShiftBand:
+    """The band of a raked game: not applicable."""
+    return ShiftBand(BAND_BASIS_RAKED)
+
+
+def band_document(band: ShiftBand) -> dict[str, object]:
+    """The band as JSON-ready values (decimals as strings) for a report or a screen."""
+    theoretical = band.theoretical_win
+    deviation = band.standard_deviation()
+    return {
+        "basis": band.basis,
+        "applicable": band.applicable,
+        "theoretical_win": str(quantise(theoretical)) if theoretical is not None else None,
+        "standard_deviation": str(deviation) if deviation is not None else None,
+        "actual_win": band.actual_win,
+        "flag": band.flag,
+        "levels": [
+            {
+                "confidence": level.confidence,
+                "z": str(level.z),
+                "low": str(level.low),
+                "high": str(level.high),
+                "outside": level.outside,
+            }
+            for level in band.levels
+        ],
+    }
+
+
+def quantise_decimal(value: Decimal, places: int = 2) -> Decimal:
+    # Adding 0 turns a rounded -0.00 into 0.00.
+    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN) + 0
+
+
+def _sqrt(value: Fraction) -> Decimal:
+    """√value to 28 significant digits (Decimal's own square root, no binary float)."""
+    with localcontext() as context:
+        context.prec = 28
+        return (Decimal(value.numerator) / Decimal(value.denominator)).sqrt()

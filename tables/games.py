@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from tables.engine.errors import InvalidInputError
@@ -60,6 +61,11 @@ class GameBinding:
     settings_command: str | None = None
     four_eyes_settings: frozenset[str] = frozenset()
     settings_of: Callable[[Any], Mapping[str, Any]] | None = None
+    # For a game the house banks: the exact edge and variance of one unit staked under a
+    # settings mapping (theoretical win and its band). None for a game the house only rakes.
+    unit_risk: Callable[[Mapping[str, Any]], tuple[Fraction, Fraction]] | None = None
+    # The settings a floor shows as the table's limits, in order (Siete: min and max stake).
+    limit_keys: tuple[str, ...] = ()
     # What a table shift report prints for this game, in order: the shift's figures and the
     # round summary's rows (the summary holds every game's rows; the others do not apply).
     report_figures: tuple[str, ...] = ("drop", "drop_source", "estimated_drop", "revenue")

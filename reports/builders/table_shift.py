@@ -23,6 +23,8 @@ from reports.custody import (
 from reports.figures import (
     RoundSummary,
     RoundTotals,
+    ShiftBand,
+    band_document,
     hold_percent,
     quantise,
     summarise_rounds,
@@ -44,9 +46,11 @@ def build_table_shift_report(
     watermark: Mapping[str, int],
     previous_closer: Closer | None = None,
     allow_provisional: bool = True,
+    band: ShiftBand | None = None,
 ) -> Document:
     """``house_edge`` is the game's exact edge under this table's settings (house-banked only).
-    ``previous_closer`` is the last shift's closer, to check that a fresh opener agrees with it."""
+    ``previous_closer`` is the last shift's closer, to check that a fresh opener agrees with it.
+    ``band`` is where the actual win should lie (`reports.inputs.variance`), when it was read."""
     _verify_one_table(table, ledger, alerts)
     totals = summarise_rounds(rounds)
     closer_or_opener = ledger.closer or ledger.opener
@@ -76,6 +80,7 @@ def build_table_shift_report(
         "figures": _figures_section(table, ledger, totals, house_edge),
         "rounds": rounds_section(totals),
         "alerts": [_alert_row(alert) for alert in sorted(alerts, key=lambda a: a.raised_at)],
+        "expected_versus_actual": band_document(band) if band is not None else None,
     }
     ready: Document = json_ready(document)
     return ready

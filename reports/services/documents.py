@@ -18,6 +18,7 @@ from reports.inputs.audit import AuditFindings, audit_findings
 from reports.inputs.custody_log import custody_events, ledger_from_events
 from reports.inputs.house_edge import shift_house_edge
 from reports.inputs.table_shift import table_shift_inputs
+from reports.inputs.variance import table_shift_band
 from reports.models import Report, Slip
 from reports.services.cage import latest_cage_figures
 from reports.shifts import ShiftKey, floor_clock
@@ -56,6 +57,7 @@ def table_shift_document(
         ledger=inputs.ledger,
         rounds=inputs.rounds,
         house_edge=shift_house_edge(table, inputs.rounds, inputs.settled_seqs),
+        band=table_shift_band(table, inputs.rounds, inputs.settled_seqs),
         alerts=inputs.alerts,
         watermark=inputs.watermark,
         previous_closer=inputs.previous_closer,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from tables import games
 from tables.engine import siete
 from tables.engine.siete import rules
 from tables.engine.siete.codec import SIETE_STATE_CODEC
+from tables.engine.siete.house_edge import house_edge, unit_variance
 
 # Corrections: each carries who asked and the different pit boss who approved.
 APPROVED = frozenset({"void_round", "void_box", "correct_held_card", "move_card", "correct_payout"})
@@ -25,6 +27,11 @@ def parse_settings(mapping: Mapping[str, Any]) -> dict[str, Any]:
 
 def round_status(state: siete.SieteState) -> str:
     return ROUND_STATUS.get(rules.phase(state.round), games.ROUND_OPEN)
+
+
+def unit_risk(mapping: Mapping[str, Any]) -> tuple[Fraction, Fraction]:
+    settings = siete.SieteSettings.from_mapping(mapping)
+    return house_edge(settings), unit_variance(settings)
 
 
 BINDING = games.GameBinding(
@@ -48,6 +55,8 @@ BINDING = games.GameBinding(
     settings_command="update_settings",
     four_eyes_settings=frozenset({"paytable", "ties"}),
     settings_of=lambda state: state.settings.to_mapping(),
+    unit_risk=unit_risk,
+    limit_keys=("min_stake", "max_stake"),
     report_figures=(
         "drop",
         "drop_source",

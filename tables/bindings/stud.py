@@ -53,6 +53,7 @@ BINDING = games.GameBinding(
     approval_commands=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
     approval_fields=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
     command_types=COMMAND_TYPES,
+    limit_keys=("small_bet", "big_bet", "ante"),
     report_figures=("drop", "drop_source", "estimated_drop", "revenue", "theoretical_basis"),
     report_round_rows=("hands_played", "rounds_voided", "handle", "rake_by_pot", "rake_total"),
 )

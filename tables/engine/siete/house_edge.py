@@ -19,7 +19,7 @@ for a two-card 7½ (Real or Siete y Medio), which both the player and the bank c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from math import factorial, perm
@@ -126,6 +126,28 @@ def optimal_draws(settings: SieteSettings) -> frozenset[Holding]:
     return _analysis(edge_rules(settings)).draws_at()
 
 
+def unit_variance(settings: SieteSettings) -> Fraction:
+    """The variance of the house's result on one unit staked, against the optimal player."""
+    return variance_for(edge_rules(settings), OPTIMAL)
+
+
+def unit_variance_standing_on(settings: SieteSettings, stand_halves: int) -> Fraction:
+    """The variance of one unit staked by a player who draws below `stand_halves`."""
+    if not 1 <= stand_halves <= SIETE_Y_MEDIO_HALVES:
+        raise ValueError("stand on a total from ½ to 7½ (1 to 15 half-points)")
+    return variance_for(edge_rules(settings), stand_halves)
+
+
+@cache
+def variance_for(rules: EdgeRules, stand_halves: int | None) -> Fraction:
+    """E[R²] - E[R]² of the return R of a stake of 1, by the same enumeration as the edge: the
+    player's draws are the ones that maximise E[R], and the spread follows those draws."""
+    analysis = _analysis(rules)
+    empty = Holding((0,) * len(VALUES))
+    mean = analysis.value(empty, stand_halves)
+    return analysis.square(empty, stand_halves) - mean * mean
+
+
 @cache
 def edge_for(rules: EdgeRules, stand_halves: int | None) -> Fraction:
     """1 - the expected return (stake included) of a stake of 1; cached per rules and strategy."""
@@ -144,8 +166,9 @@ class _Analysis:
         self.rules = rules
         self.shoe: Counts = tuple(rules.decks * count for count in PER_DECK)
         self.paytable: Mapping[str, Fraction] = dict(rules.paytable)
-        self._stand: dict[Holding, Fraction] = {}
+        self._stand: dict[Holding, tuple[Fraction, Fraction]] = {}
         self._value: dict[tuple[Holding, int | None], Fraction] = {}
+        self._square: dict[tuple[Holding, int | None], Fraction] = {}
 
     def value(self, holding: Holding, stand_halves: int | None) -> Fraction:
         """The expected return of a holding played on by the strategy (None = optimal)."""
@@ -165,6 +188,28 @@ class _Analysis:
             return self.draw_return(holding, stand_halves)
         return max(self.stand_return(holding), self.draw_return(holding, OPTIMAL))
 
+    def square(self, holding: Holding, stand_halves: int | None) -> Fraction:
+        """E[R²] of a holding played on by the strategy; the optimal player draws only where
+        drawing returns strictly more on average (as `draws_at` reports it)."""
+        if holding.total > SIETE_Y_MEDIO_HALVES:
+            return Fraction(0)
+        key = (holding, stand_halves)
+        if key not in self._square:
+            if self._draws(holding, stand_halves):
+                self._square[key] = self._draw_mean(
+                    holding, lambda after: self.square(after, stand_halves)
+                )
+            else:
+                self._square[key] = self._stand_moments(holding)[1]
+        return self._square[key]
+
+    def _draws(self, holding: Holding, stand_halves: int | None) -> bool:
+        if holding.size == 0:
+            return True
+        if stand_halves is not None:
+            return holding.total < stand_halves
+        return self.value(holding, OPTIMAL) != self.stand_return(holding)
+
     def draws_at(self) -> frozenset[Holding]:
         self.value(Holding((0,) * len(VALUES)), OPTIMAL)
         return frozenset(
@@ -176,6 +221,10 @@ class _Analysis:
     def draw_return(self, holding: Holding, stand_halves: int | None) -> Fraction:
         """Draw one card, then play on; a 7 meeting a lone figure is a Real a quarter of the
         time whatever the number of decks (the suits of either card are equally likely)."""
+        return self._draw_mean(holding, lambda after: self.value(after, stand_halves))
+
+    def _draw_mean(self, holding: Holding, of: Callable[[Holding], Fraction]) -> Fraction:
+        """The average of `of` over the holdings one more card makes."""
         left = self._left(holding.counts)
         total_left = sum(left)
         value = Fraction(0)
@@ -187,23 +236,26 @@ class _Analysis:
             if pair:
                 # Cards of the one held card's suit that are left, of this value.
                 same = self.rules.decks if index == SEVEN else FIGURES_PER_SUIT * self.rules.decks
-                value += same * self.value(Holding(counts, True), stand_halves)
-                value += (count - same) * self.value(Holding(counts, False), stand_halves)
+                value += same * of(Holding(counts, True))
+                value += (count - same) * of(Holding(counts, False))
             else:
-                value += count * self.value(Holding(counts), stand_halves)
+                value += count * of(Holding(counts))
         return value / total_left
 
     def stand_return(self, holding: Holding) -> Fraction:
         """The expected return of standing: the bank plays from the cards the player does not
         hold, and each of its finished hands is settled by the one settlement rule."""
+        return self._stand_moments(holding)[0]
+
+    def _stand_moments(self, holding: Holding) -> tuple[Fraction, Fraction]:
+        """E[R] and E[R²] of standing on `holding`."""
         if holding not in self._stand:
             weights, denominator = self._bank_weights(holding)
             player = holding.final()
-            returned = sum(
-                (weight * self._returned(player, bank) for bank, weight in weights.items()),
-                Fraction(0),
-            )
-            self._stand[holding] = returned / denominator
+            returns = [(weight, self._returned(player, bank)) for bank, weight in weights.items()]
+            first = sum((weight * value for weight, value in returns), Fraction(0))
+            second = sum((weight * value * value for weight, value in returns), Fraction(0))
+            self._stand[holding] = (first / denominator, second / denominator)
         return self._stand[holding]
 
     def _returned(self, player: Final, bank: Final) -> Fraction:

@@ -314,6 +314,8 @@ def _report(
         "rtp_exact": f"{rtp.numerator}/{rtp.denominator}",
         "rtp_standard_error": str((error / per_round_stake).quantize(Decimal("0.000001"))),
         "house_edge": _decimal(1 - rtp),
+        # The sample variance of a round's return per unit staked (one box: of one stake).
+        "round_return_variance": _decimal(variance / per_round_stake**2),
         "outcomes": tally.outcomes,
         "payouts": tally.payouts,
     }

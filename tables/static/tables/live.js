@@ -15,8 +15,8 @@
     document.body.dispatchEvent(new CustomEvent("live-status", { detail: { state: state } }));
   }
 
-  function refresh(seq) {
-    document.body.dispatchEvent(new CustomEvent("live-changed", { detail: { seq: seq } }));
+  function refresh(seq, table) {
+    document.body.dispatchEvent(new CustomEvent("live-changed", { detail: { seq: seq, table: table } }));
   }
 
   function connect(path) {
@@ -31,7 +31,7 @@
       var notice = JSON.parse(message.data);
       if (notice.type !== "table.changed") return;
       lastSeq = notice.seq;
-      refresh(notice.seq);
+      refresh(notice.seq, notice.table);
     };
     socket.onclose = function (event) {
       setStatus("offline");

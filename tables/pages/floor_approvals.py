@@ -1,0 +1,164 @@
+"""The pit boss's approvals queue: every request waiting for a second person, in one list.
+
+This is the one module through which the floor's pages reach the four-eyes services (the
+corrections, the shoe bindings and the misread holds), so that a single rule of who may
+approve what can replace these calls in one place. The services decide; the queue only shows
+the approve button where the service would accept it (never on the viewer's own request).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from devices.models import DeviceBinding, MisreadHold
+from devices.registry import enrollment, holds
+from tables import roles
+from tables.engine.errors import InvalidInputError
+from tables.models import CorrectionRequest
+from tables.services import corrections
+
+CORRECTION = "correction"
+BINDING = "binding"
+HOLD = "hold"
+KINDS = (CORRECTION, BINDING, HOLD)
+
+
+@dataclass(frozen=True)
+class Approval:
+    kind: str
+    approval_id: int
+    table_id: int
+    table: str
+    round_number: int | None
+    requested_by: str
+    requested_by_id: int | None
+    requested_at: datetime
+    reason: str
+    change: dict[str, Any]  # what approving it changes: a command, a shoe, a card
+    refusable: bool  # a misread hold is not refused: the dealer enters the card again
+
+    def can_decide(self, viewer: User) -> bool:
+        """What the service checks: a pit boss, and not the person who asked."""
+        return roles.has_role(viewer, roles.PIT_BOSS) and self.requested_by_id != viewer.pk
+
+
+def approvals_queue(*, table_id: int | None = None) -> list[Approval]:
+    """Every pending request, oldest first (the one waiting longest is on top)."""
+    found = [*_corrections(table_id), *_bindings(table_id), *_holds(table_id)]
+    return sorted(found, key=lambda approval: (approval.requested_at, approval.kind))
+
+
+def approval_decide(
+    *, kind: str, approval_id: int, viewer: User, approve: bool, note: str = ""
+) -> None:
+    """Approve or refuse through the kind's own service (which refuses the requester)."""
+    if kind == CORRECTION:
+        if approve:
+            corrections.correction_approve(correction_id=approval_id, approver=viewer)
+        else:
+            corrections.correction_refuse(correction_id=approval_id, approver=viewer, note=note)
+    elif kind == BINDING:
+        _decide_binding(approval_id, viewer, approve, note)
+    elif kind == HOLD and approve:
+        holds.hold_approve(hold_id=approval_id, by=viewer)
+    else:
+        raise InvalidInputError(
+            "This request cannot be refused here: the dealer enters the card again.",
+            code="not_refusable",
+        )
+
+
+def _decide_binding(binding_id: int, viewer: User, approve: bool, note: str) -> None:
+    if approve:
+        enrollment.binding_approve(binding_id=binding_id, by=viewer)
+        return
+    binding = DeviceBinding.objects.filter(pk=binding_id, approved_at__isnull=True).first()
+    if binding is None or binding.ended_at is not None:
+        raise InvalidInputError(
+            "This binding is not waiting for approval.", code="binding_not_pending"
+        )
+    if not roles.has_role(viewer, roles.PIT_BOSS) or binding.requested_by_id == viewer.pk:
+        raise InvalidInputError(
+            "Another pit boss must refuse this binding.", code="same_person_approval"
+        )
+    enrollment.binding_end(device_id=binding.device_id, by=viewer, reason=note or "refused")
+
+
+def _corrections(table_id: int | None) -> list[Approval]:
+    rows = CorrectionRequest.objects.filter(status=CorrectionRequest.Status.PENDING)
+    if table_id is not None:
+        rows = rows.filter(table_id=table_id)
+    return [
+        Approval(
+            kind=CORRECTION,
+            approval_id=row.pk,
+            table_id=row.table_id,
+            table=row.table.name,
+            round_number=row.round.number if row.round else None,
+            requested_by=row.requested_by.get_username(),
+            requested_by_id=row.requested_by_id,
+            requested_at=row.requested_at,
+            reason=row.reason,
+            change=_command_change(row.command),
+            refusable=True,
+        )
+        for row in rows.select_related("table", "round", "requested_by")
+    ]
+
+
+def _command_change(command: dict[str, Any]) -> dict[str, Any]:
+    """The command and its fields; a card named in it stays off the screen (it may be one the
+    shoe read of a hand still face down), the pit boss reads it at the table."""
+    data = {key: value for key, value in (command.get("data") or {}).items() if key != "card"}
+    return {"command": command.get("type"), "data": data}
+
+
+def _bindings(table_id: int | None) -> list[Approval]:
+    rows = DeviceBinding.objects.filter(approved_at__isnull=True, ended_at__isnull=True)
+    if table_id is not None:
+        rows = rows.filter(table_id=table_id)
+    return [
+        Approval(
+            kind=BINDING,
+            approval_id=row.pk,
+            table_id=row.table_id,
+            table=row.table.name,
+            round_number=None,
+            requested_by=row.requested_by.get_username() if row.requested_by else "",
+            requested_by_id=row.requested_by_id,
+            requested_at=row.requested_at,
+            reason="",
+            change={"device": row.device.serial},
+            refusable=True,
+        )
+        for row in rows.select_related("table", "device", "requested_by")
+    ]
+
+
+def _holds(table_id: int | None) -> list[Approval]:
+    """Only holds whose card the dealer has entered wait for a pit boss."""
+    rows = MisreadHold.objects.filter(resolved_at__isnull=True, requested_by__isnull=False)
+    if table_id is not None:
+        rows = rows.filter(table_id=table_id)
+    return [
+        Approval(
+            kind=HOLD,
+            approval_id=row.pk,
+            table_id=row.table_id,
+            table=row.table.name,
+            round_number=None,
+            requested_by=row.requested_by.get_username() if row.requested_by else "",
+            requested_by_id=row.requested_by_id,
+            requested_at=row.opened_at,
+            reason="",
+            # The entered card is the one the shoe could not read; it is dealt face down or up
+            # as the unread card was, so the queue shows only that a card was entered.
+            change={"device": row.device.serial, "card_entered": bool(row.card)},
+            refusable=False,
+        )
+        for row in rows.select_related("table", "device", "requested_by")
+    ]

@@ -1,0 +1,203 @@
+"""The pit boss's tiles: every table at a glance, read-only.
+
+A tile's shift figures change only when the table's log grows, so they are cached under the
+table's head hash: an idle table costs one cache read, and a push for one table makes only that
+tile's figures be read again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from devices.models import DeviceBinding, MisreadHold
+from reports.custody import CustodyLedger, chips_total
+from reports.figures import band_document, hold_percent, quantise, summarise_rounds, table_win
+from reports.inputs.table_shift import table_shift_inputs
+from reports.inputs.variance import table_shift_band
+from reports.services.custody import session_shift
+from tables import games
+from tables.models import DealerAssignment, Round, Table
+from tables.pages import labels
+from tables.services import engine_state
+
+CLOSED = "closed"
+OPEN = "open"
+IN_ROUND = "in_round"
+HELD = "held"
+SHOE_OFFLINE = "shoe_offline"
+TILE_CACHE_SECONDS = 15 * 60
+
+
+@dataclass(frozen=True)
+class ShiftSoFar:
+    """The shift so far: drop is the buy-ins until the count team's figure is in, and win is
+    the rounds' result until the table is closed and counted."""
+
+    gaming_day: str
+    shift: str
+    drop: int
+    drop_estimated: bool
+    win: int | None  # None at a game the house only rakes: its revenue is the rake
+    win_from_rounds: bool
+    rake: int | None
+    hold_percent: Decimal | None
+    handle: int
+    theoretical_win: Decimal | None
+    band: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class FloorTile:
+    table_id: int
+    name: str
+    game: str
+    game_label: str
+    limits: tuple[tuple[str, Any], ...]
+    dealer: str | None
+    status: str
+    round_number: int | None
+    round_phase: str | None
+    hands_this_hour: int
+    shift: ShiftSoFar | None
+
+    @property
+    def round_phase_label(self) -> str:
+        return labels.word(labels.PHASE_LABELS, self.round_phase) if self.round_phase else ""
+
+    @property
+    def band_flag(self) -> str | None:
+        return self.shift.band.get("flag") if self.shift else None
+
+
+def floor_tiles(now: datetime | None = None) -> list[FloorTile]:
+    """Every table, in name order."""
+    now = now or timezone.now()
+    tables = list(Table.objects.order_by("name"))
+    context = _FloorContext.read(now)
+    return [_tile(table, context) for table in tables]
+
+
+def floor_tile(table: Table, now: datetime | None = None) -> FloorTile:
+    return _tile(table, _FloorContext.read(now or timezone.now(), table_id=table.pk))
+
+
+@dataclass(frozen=True)
+class _FloorContext:
+    """What every tile needs, read in a few queries for the whole floor."""
+
+    dealers: dict[int, str]
+    hands_this_hour: dict[int, int]
+    held_tables: frozenset[int]
+    offline_tables: frozenset[int]
+
+    @classmethod
+    def read(cls, now: datetime, table_id: int | None = None) -> _FloorContext:
+        scope = Q(table_id=table_id) if table_id is not None else Q()
+        dealers = DealerAssignment.objects.filter(scope, ended_at__isnull=True)
+        hands = (
+            Round.objects.filter(scope, opened_at__gte=now - timedelta(hours=1))
+            .exclude(status=Round.Status.VOIDED)
+            .values("table_id")
+            .annotate(count=Count("id"))
+        )
+        held = MisreadHold.objects.filter(scope, resolved_at__isnull=True)
+        offline = DeviceBinding.objects.filter(
+            scope, ended_at__isnull=True, approved_at__isnull=False, device__online=False
+        )
+        return cls(
+            dealers=dict(dealers.values_list("table_id", "dealer__username")),
+            hands_this_hour={row["table_id"]: row["count"] for row in hands},
+            held_tables=frozenset(held.values_list("table_id", flat=True)),
+            offline_tables=frozenset(offline.values_list("table_id", flat=True)),
+        )
+
+
+def _tile(table: Table, context: _FloorContext) -> FloorTile:
+    binding = games.binding_for(table.game)
+    state = engine_state.current_state(table)
+    live = binding.live_view(state)
+    in_round = binding.round_status(state) == games.ROUND_OPEN
+    return FloorTile(
+        table_id=table.pk,
+        name=table.name,
+        game=table.game,
+        game_label=table.get_game_display(),
+        limits=tuple((key, table.settings.get(key)) for key in binding.limit_keys),
+        dealer=context.dealers.get(table.pk),
+        status=_status(table, context, bool(live.get("held")), in_round),
+        round_number=live.get("round") if in_round else None,
+        round_phase=str(live.get("phase")) if in_round else None,
+        hands_this_hour=context.hands_this_hour.get(table.pk, 0),
+        shift=cached_shift_so_far(table),
+    )
+
+
+def _status(table: Table, context: _FloorContext, held: bool, in_round: bool) -> str:
+    if table.status == Table.Status.CLOSED:
+        return CLOSED
+    if held or table.pk in context.held_tables:
+        return HELD
+    if table.pk in context.offline_tables:
+        return SHOE_OFFLINE
+    return IN_ROUND if in_round else OPEN
+
+
+def cached_shift_so_far(table: Table) -> ShiftSoFar | None:
+    key = f"floor:shift:{table.pk}:{table.head_hash}"
+    found = cache.get(key)
+    if found is None:
+        found = shift_so_far(table) or False
+        cache.set(key, found, TILE_CACHE_SECONDS)
+    return found or None
+
+
+def shift_so_far(table: Table) -> ShiftSoFar | None:
+    """The figures of the table's current session (the shift of its latest opener)."""
+    key = session_shift(table, None)
+    inputs = table_shift_inputs(table, key)
+    ledger = inputs.ledger
+    if ledger.opener is None:
+        return None
+    totals = summarise_rounds(inputs.rounds)
+    counted = ledger.drop is not None
+    drop = ledger.drop.amount if ledger.drop is not None else ledger.estimated_drop
+    counted_win = counted and ledger.closer is not None
+    banked = games.binding_for(table.game).unit_risk is not None
+    win: int | None = None
+    if banked:
+        win = _custody_win(ledger) if counted_win else totals.house_net
+    band = table_shift_band(table, inputs.rounds, inputs.settled_seqs)
+    theoretical = band.theoretical_win
+    return ShiftSoFar(
+        gaming_day=key.gaming_day.isoformat(),
+        shift=key.shift,
+        drop=drop,
+        drop_estimated=not counted,
+        win=win,
+        win_from_rounds=not counted_win,
+        rake=None if banked else totals.house_net,
+        hold_percent=hold_percent(win, drop) if win is not None else None,
+        handle=totals.handle,
+        theoretical_win=quantise(theoretical) if theoretical is not None else None,
+        band=band_document(band),
+    )
+
+
+def _custody_win(ledger: CustodyLedger) -> int:
+    assert ledger.drop is not None
+    assert ledger.opener is not None
+    assert ledger.closer is not None
+    return table_win(
+        drop=ledger.drop.amount,
+        opener=chips_total(ledger.opener.chips),
+        closer=chips_total(ledger.closer.chips),
+        fills=ledger.fills_total,
+        credits=ledger.credits_total,
+    )
