@@ -52,6 +52,11 @@ class GameBinding:
     approval_commands: frozenset[str] = frozenset()
     # ...and those among them whose data carries `requested_by` and `approved_by` names.
     approval_fields: frozenset[str] = frozenset()
+    # What the rules take now, from the live view, as command entries ({"type", box or seat,
+    # amount...}): what a screen turns into buttons once the policy has kept the caller's own.
+    legal_entries: Callable[[dict[str, Any]], list[dict[str, Any]]] = lambda view: [
+        dict(entry) for entry in view.get("legal") or []
+    ]
     # Every command name the engine takes from JSON (the policy declares each one).
     command_types: frozenset[str] = frozenset()
     # Commands that put a card on the table: the shoe's job while one feeds the table.

@@ -35,6 +35,32 @@ def round_status(state: stud.StudState) -> str:
     return ROUND_STATUS.get(state.phase, games.ROUND_OPEN)
 
 
+def legal_entries(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the rules take now, read from what the live view says is due."""
+    phase = view.get("phase")
+    if phase in stud_state.FINISHED_PHASES:
+        return [{"type": "start_hand"}]
+    if view.get("held"):
+        return []
+    due = view.get("card_due")
+    if due is not None:
+        entries = [{"type": "record_card", "seat": due.get("seat"), "face": due.get("face")}]
+        return entries + ([{"type": "burn"}] if due.get("burn_allowed") else [])
+    to_act = view.get("to_act")
+    if to_act is not None:
+        return [
+            {"type": option["action"], "seat": to_act, "amount": option.get("amount")}
+            for option in view.get("legal_actions") or []
+        ]
+    if view.get("next_to_show") is not None:
+        seat = view["next_to_show"]
+        muck = [] if seat in (view.get("must_show") or []) else [{"type": "muck", "seat": seat}]
+        return [{"type": "show", "seat": seat}, *muck]
+    if view.get("result") is None:
+        return [{"type": "award_pots"}]
+    return []
+
+
 BINDING = games.GameBinding(
     key="seven_card_stud",
     engine=stud.STUD,
@@ -46,6 +72,7 @@ BINDING = games.GameBinding(
     round_status=round_status,
     state_codec=STUD_STATE_CODEC,
     round_opened_event="hand.started",
+    legal_entries=legal_entries,
     project_table=project_stacks,
     service_commands=frozenset({"start_hand"}),
     # The clock is the pit boss's call, like showing a mucked hand to the table.

@@ -1,24 +1,20 @@
 """The buttons of the tablet: the commands this user may send now, each with its endpoint.
 
-This is the one place the pages ask "what may this caller do now". Today it reads the live
-view's own list of legal commands and the table's access check; the floor's policy takes its
-place here, and nowhere else, once it lists the commands a user may send.
+This is the one place the pages ask "what may this caller do now": the game's binding lists
+what the rules take now (from the live view), and the floor's policy (`tables.policy`) says
+which of those this user may send here, so a button exists exactly when the API would accept.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext as _
-from rest_framework.exceptions import PermissionDenied
 
-from tables import games, roles
-from tables.api.access import check_can_act_at
-from tables.card_feeds import device_feeds_table
+from tables import games, policy
 from tables.models import Table
 from tables.pages import labels
 
@@ -63,73 +59,24 @@ class TabletAction:
         return {"type": self.command, "data": dict(self.data)}
 
 
-def _siete_legal(view: dict[str, Any]) -> list[dict[str, Any]]:
-    return [dict(entry) for entry in view.get("legal") or []]
-
-
-def _stud_legal(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """The same list for Stud, from what its live view says is due now."""
-    phase = view.get("phase")
-    if phase in ("idle", "complete", "voided"):
-        return [{"type": "start_hand"}]
-    if view.get("held"):
-        return []
-    due = view.get("card_due")
-    if due is not None:
-        entries = [{"type": "record_card", "seat": due.get("seat"), "face": due.get("face")}]
-        return entries + ([{"type": "burn"}] if due.get("burn_allowed") else [])
-    to_act = view.get("to_act")
-    if to_act is not None:
-        return [
-            {"type": option["action"], "seat": to_act, "amount": option.get("amount")}
-            for option in view.get("legal_actions") or []
-        ]
-    if view.get("next_to_show") is not None:
-        seat = view["next_to_show"]
-        muck = [] if seat in (view.get("must_show") or []) else [{"type": "muck", "seat": seat}]
-        return [{"type": "show", "seat": seat}, *muck]
-    if view.get("result") is None:
-        return [{"type": "award_pots"}]
-    return []
-
-
-LEGAL_LISTS: dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]] = {
-    "siete_y_medio": _siete_legal,
-    "seven_card_stud": _stud_legal,
-}
-
-
-def legal_for_view(view: dict[str, Any]) -> list[dict[str, Any]]:
-    lister = LEGAL_LISTS.get(str(view.get("game")))
-    return lister(view) if lister is not None else []
-
-
 def may_act(user: AbstractBaseUser | AnonymousUser, table: Table) -> bool:
-    try:
-        check_can_act_at(user, table)
-    except PermissionDenied:
-        return False
-    return True
+    """Whether the policy lets `user` send anything at `table` (his table, or a pit boss)."""
+    return bool(policy.allowed(user, table))
 
 
 def actions_for(
     user: AbstractBaseUser | AnonymousUser, table: Table, view: dict[str, Any]
 ) -> list[TabletAction]:
     """The buttons for `user` at `table` now; empty for a user who may not act here."""
-    if not may_act(user, table):
-        return []
     binding = games.binding_for(table.game)
-    is_pit_boss = roles.has_role(user, roles.PIT_BOSS)
-    shoe_feeds = device_feeds_table(table.pk)
+    # The policy leaves out what this user may not send: another table's commands, the pit
+    # boss's, approvals, and the cards while the shoe deals them.
+    may = set(policy.allowed(user, table))
     actions = []
-    for entry in legal_for_view(view):
+    for entry in binding.legal_entries(view):
         command = str(entry.pop("type"))
-        if command in binding.approval_commands or command in NOT_BUTTONS:
-            continue  # corrections go through the pit boss, not a button
-        if command in binding.pit_boss_commands and not is_pit_boss:
+        if command not in may or command in NOT_BUTTONS:
             continue
-        if command in CARD_COMMANDS and shoe_feeds:
-            continue  # the shoe deals: nothing to enter
         if command == "record_payout":
             entry["amount"] = _net_of(view, entry.get("box"))
         actions.append(_action(command, entry, binding.service_commands))

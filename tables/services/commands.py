@@ -108,6 +108,7 @@ def table_command_from_json(
     data: Any,
     actor: User | None,
     source: str = TableEvent.Source.TABLET,
+    occurred_at: datetime | None = None,
     idempotency_key: str | None = None,
 ) -> CommandOutcome:
     """A command as a tablet sends it (a name and a JSON object): the policy answers before
@@ -127,7 +128,7 @@ def table_command_from_json(
         command = games.binding_for(table.game).command_from_json(command_type, body)
         return table_command(
             table_id=table.pk, command=command, actor=actor, source=source,
-            idempotency_key=idempotency_key, checked=True,
+            occurred_at=occurred_at, idempotency_key=idempotency_key, checked=True,
         )  # fmt: skip
 
 

@@ -58,7 +58,7 @@ def test_the_days_series_shows_used_void_outstanding_and_missing_numbers(
         slip_type="fill",
         slip_number=voided,
         reason="Asked twice.",
-        requested_by=floor.pit_boss.username,
+        requested_by=floor.pit_boss,
         approver=floor.other_pit_boss,
     )
     # A number lost from the series (as a paper slip spoiled and never entered would be).

@@ -22,7 +22,7 @@ def test_a_known_code_reads_in_spanish() -> None:
 
 def test_the_params_fill_the_sentence_when_the_refusal_carries_them() -> None:
     error = RuleError("The minimum stake at this table is 10.", code="stake_below_minimum")
-    error.params = {"minimum": 10}  # type: ignore[attr-defined]
+    error.params = {"minimum": 10}
     with translation.override("pt-br"):
         assert sentence_for(error) == "A aposta mínima nesta mesa é 10."
 
