@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from rest_framework import serializers
 
+from tables.disclosure import secrets_of
 from tables.models import Alert, CorrectionRequest, Seat, Table, TableEvent
 
 
@@ -111,6 +114,15 @@ class AlertSerializer(serializers.ModelSerializer[Alert]):
             "id", "table", "round", "code", "message", "details", "raised_at",
             "acknowledged_by", "acknowledged_at",
         )  # fmt: skip
+
+    def to_representation(self, instance: Alert) -> dict[str, Any]:
+        """An alert of a live round names no card that is still face down (the disclosure
+        rule); once the round is closed the auditor reads it as raised."""
+        shown = super().to_representation(instance)
+        secrets = secrets_of(instance.round)
+        shown["message"] = secrets.text(str(shown["message"]))
+        shown["details"] = secrets.shown(shown["details"])
+        return shown
 
 
 class AssignDealerSerializer(serializers.Serializer[None]):
