@@ -9,8 +9,8 @@ surface asks :func:`secrets_of` for the round's hidden codes and shows values th
 sentence. After the round is over nothing is hidden: the auditor sees everything.
 
 A card counts as seen only when its event says so (dealt face up, a community card, a misdrawn
-card shown, revealed, shown at showdown); any other card an event carries stays hidden. The
-rule reads the log's fields, never a game's name.
+card); any other card an event carries is hidden until it is turned up (``card.revealed``, a
+hand shown at showdown). The rule reads the log's fields, never a game's name.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from tables.models import Round, TableEvent
 
 OVER = (Round.Status.CLOSED, Round.Status.VOIDED)
 HIDDEN_IN_TEXT = "a face-down card"
-# Events whose card everyone at the table has seen.
-SEEN_CARD_EVENTS = frozenset({"card.revealed", "card.community", "card.misdrawn"})
+# Events whose card everyone at the table has seen, and the one that turns a card up.
+SEEN_CARD_EVENTS = frozenset({"card.community", "card.misdrawn"})
+REVEALED = "card.revealed"
 # Events that turn hidden cards up (a Stud hand shown at showdown, a mucked hand shown).
 SHOWN_CARDS_EVENTS = frozenset({"hand.shown", "hand.mucked_shown"})
 CARD_LIST_KEYS = ("down_cards",)
@@ -77,22 +78,26 @@ def secrets_of(round_: Round | None) -> RoundSecrets:
 
 
 def hidden_codes(events: Iterable[tuple[str, Any]]) -> frozenset[str]:
-    """Fold a round's ``(type, payload)`` pairs, in order, into the codes still face down."""
+    """Fold a round's ``(type, payload)`` pairs into the codes still face down. Only turning a
+    card up (a reveal, a hand shown) frees its code: the same code seen face up elsewhere (a
+    duplicate read) says nothing about the face-down one, so it stays hidden."""
     hidden: set[str] = set()
-    seen: set[str] = set()
+    turned_up: set[str] = set()
     for event_type, payload in events:
         if not isinstance(payload, Mapping):
             continue
         if event_type in SHOWN_CARDS_EVENTS:
-            seen.update(_card_list(payload))
+            turned_up.update(_card_list(payload))
             continue
         code = payload.get("card")
-        if isinstance(code, str) and code:
-            (seen if _card_is_seen(event_type, payload) else hidden).add(code)
+        if event_type == REVEALED and isinstance(code, str):
+            turned_up.add(code)
+        elif isinstance(code, str) and code and not _card_is_seen(event_type, payload):
+            hidden.add(code)
         misread = payload.get("misread")  # a held read replaced by a correction
         if isinstance(misread, str) and misread:
             hidden.add(misread)
-    return frozenset(hidden - seen)
+    return frozenset(hidden - turned_up)
 
 
 def event_payload_shown(event: TableEvent) -> Any:

@@ -104,9 +104,8 @@ def opened_for_the_shift(
     return table
 
 
-def siete_live_round(people: dict[str, User]) -> tuple[LiveRound, Shoe]:
-    """Two boxes, each with a face-down card from the shoe, the bank's face-down card, box 1's
-    face-up draw: the round is at the bank's turn, with three cards hidden."""
+def siete_dealt(people: dict[str, User]) -> tuple[LiveRound, Shoe]:
+    """Two boxes and the bank, each with a face-down card from the shoe: box 1's turn."""
     table = opened_for_the_shift("SyM-D", "siete_y_medio", SIETE_SETTINGS, people)
     live = LiveRound(table=table, hidden={"6E", "3O", "4C"}, people=people)
     live.clients = clients_for(people, live.bodies)
@@ -118,6 +117,15 @@ def siete_live_round(people: dict[str, User]) -> tuple[LiveRound, Shoe]:
     tablet.send("place_wager", box=2, amount=10)
     for code in ("6E", "3O", "4C"):  # box 1, box 2, the bank: all face down
         assert shoe.draw(code) == "accepted"
+    return live, shoe
+
+
+def siete_live_round(people: dict[str, User]) -> tuple[LiveRound, Shoe]:
+    """As dealt, then box 1's face-up draw and both boxes standing: the bank's turn, with
+    three cards hidden."""
+    live, shoe = siete_dealt(people)
+    tablet = live.tablet
+    assert tablet is not None
     tablet.send("request_draw", box=1, face_down=False)
     assert shoe.draw("12O") == "accepted"  # face up: everyone sees it
     tablet.send("stand", box=1)

@@ -1,8 +1,9 @@
 """No hidden card leaves the server before its round is over, on any surface, in either game.
 
-One test per game and surface, so that each can be read on its own. Those named ``_ENGINE``
-need the engine's refusal and alert sentences to name no hidden card (tables/engine/) and the
-alerts API to show alerts through tables.disclosure; the others are kept by tables.disclosure.
+One test per game and surface, so that each can be read on its own. Those ending ``_ENGINE``
+need the engine's refusal sentences to name no hidden card (tables/engine/); the one ending
+``_NEEDS_API`` needs the alerts API to show alerts through tables.disclosure; the others are
+kept by tables.disclosure.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from tables.models import Alert
 from tests.disclosure.floor import (
     LiveRound,
     named,
+    siete_dealt,
     siete_finish,
     siete_live_round,
     stud_finish,
@@ -100,8 +102,9 @@ def test_siete_admin_pages_name_no_hidden_card(siete: Any) -> None:
 
 
 @NEEDS_ALERT_SERIALISATION
-def test_siete_alerts_name_no_hidden_card_ENGINE(siete: Any) -> None:
-    """The duplicate read's alert comes from the engine; its sentence must not name the card."""
+def test_siete_alerts_name_no_hidden_card_NEEDS_API(siete: Any) -> None:
+    """The duplicate read's alert names the card in its sentence and details; the alerts API
+    must show them through tables.disclosure (as the admin does), not as stored."""
     live, shoe = siete
     duplicate_of_a_hidden_card(live, shoe)
     assert Alert.objects.filter(table=live.table).exists()
@@ -110,14 +113,20 @@ def test_siete_alerts_name_no_hidden_card_ENGINE(siete: Any) -> None:
 
 
 @NEEDS_ENGINE_SENTENCES
-def test_siete_refusals_name_no_hidden_card_ENGINE(siete: Any) -> None:
-    """A wrong reveal and a false bust declaration are refused without naming a hidden card."""
-    live, _ = siete
+def test_siete_refusals_name_no_hidden_card_ENGINE(people: dict[str, User]) -> None:
+    """A wrong reveal, a false bust declaration and a wrong bank card are refused without
+    naming a hidden card."""
+    live, _ = siete_dealt(people)
     tablet = live.tablet
+    assert tablet is not None
     tablet.client.post(tablet.command_url("reveal"), {"box": 1, "card": "7O"}, format="json")
-    tablet.client.post(tablet.command_url("declare_bust"), {"box": 2}, format="json")
+    tablet.client.post(tablet.command_url("declare_bust"), {"box": 1}, format="json")
+    tablet.send("stand", box=1)
+    tablet.send("stand", box=2)
     tablet.client.post(tablet.command_url("reveal_bank"), {"card": "5C"}, format="json")
-    assert named(live.hidden, "\n".join(live.bodies)) == set()
+    answers = "\n".join(live.bodies)
+    assert named(live.hidden, answers) == set()
+    assert "holds 6" not in answers  # box 1's hidden total (6E) is a secret too
 
 
 def test_siete_after_the_round_closes_the_auditor_sees_everything(siete: Any) -> None:

@@ -29,6 +29,14 @@ def test_a_revealed_or_shown_card_is_no_longer_hidden() -> None:
     assert hidden_codes(events) == {"Kd"}
 
 
+def test_a_face_up_duplicate_of_a_hidden_code_does_not_free_it() -> None:
+    events = [
+        ("card.dealt", {"card": "6E", "face_up": False, "hand": "box", "box": 1}),
+        ("card.misdrawn", {"card": "6E", "face_up": True}),
+    ]
+    assert hidden_codes(events) == {"6E"}
+
+
 def test_a_card_of_an_event_the_rule_does_not_know_stays_hidden() -> None:
     events = [
         ("card.held", {"card": "6E", "street": 3}),

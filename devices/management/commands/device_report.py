@@ -54,8 +54,8 @@ class Command(BaseCommand):
             write(f"Open gap: boot {gap['boot_id']:08x} seq {missing}")
         for hold in report["open_holds"]:
             write(f"Open misread hold at {hold['table']}: draw {hold['draw_index']}")
-        write(f"Accepted cards ({len(report['cards'])}; ## = face down in a live round):")
-        write("  draw  card  boot_id   seq    time")
+        write(f"Accepted cards ({len(report['cards'])}):")
+        write("  draw  card  boot_id   seq    time   (## = face down, its round still live)")
         for card in report["cards"]:
             write(
                 f"  {card['draw_index']:>4}  {card['card'] or '##':<4}  {card['boot_id']:08x}  "
