@@ -12,10 +12,11 @@ from django.contrib.auth.models import User
 from django.test import override_settings
 from pypdf import PdfReader
 
-from reports.models import ReportRendering
+from reports.models import JobRun, Report, ReportRendering
 from reports.services.documents import PERIOD_SHIFT
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey
+from reports.tasks import start_run
 from tables.services.floor import table_create
 from tests.reports.custody_floor import Floor, past_shift
 
@@ -112,3 +113,16 @@ def test_a_stud_tables_stored_report_prints_the_rows_of_its_game(floor: Floor) -
     assert "Rake total" in text
     assert "Busts" not in text
     assert "Paid:" not in text
+
+
+def test_a_period_report_runs_as_a_job_like_the_others(floor: Floor, eager_celery: None) -> None:
+    key = past_shift(floor)
+    run = start_run("year_to_date", ShiftKey(key.gaming_day, PERIOD_SHIFT))
+    run.refresh_from_db()
+    assert run.status == JobRun.Status.SUCCEEDED
+    report = Report.objects.get(pk=run.detail["report_id"])
+    assert report.kind == "year_to_date"
+    assert report.document["period"]["first_day"] == f"{key.gaming_day.year}-01-01"
+    # The job made the missing report of the table that kept custody in the ended shift.
+    assert Report.objects.filter(kind="table_shift", shift=key.shift).exists()
+    assert report.document["floor"]["shifts"] >= 1
