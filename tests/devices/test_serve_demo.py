@@ -87,7 +87,10 @@ def _alive(pid: int) -> bool:
     return True
 
 
-@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize(
+    "stop_signal",
+    [pytest.param(signal.SIGINT, id="ctrl-c", marks=pytest.mark.slow), signal.SIGTERM],
+)
 def test_the_demo_shoe_deals_to_sym_1_and_stops_with_the_server(
     served: tuple[subprocess.Popen[bytes], Path], stop_signal: signal.Signals
 ) -> None:
