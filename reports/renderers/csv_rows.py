@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from reports.renderers.marking import status_text
@@ -111,7 +111,8 @@ def table_shift_rows(document: Doc) -> Iterator[Row]:
         }
     for name, value in document["figures"].items():
         yield {**base, "section": "figures", "item": name, "amount": value}
-    yield from ({**base, **row} for row in _rounds_rows(document["rounds"]))
+    applies = (document["table"].get("report_rows") or {}).get("rounds")
+    yield from ({**base, **row} for row in _rounds_rows(document["rounds"], applies))
     for alert in document["alerts"]:
         yield {
             **base,
@@ -150,8 +151,15 @@ def _inventory_rows(section: str, inventory: Mapping[str, Any] | None) -> Iterat
 
 
 def _slip_rows(slip_type: str, slip: Mapping[str, Any]) -> Iterator[Row]:
-    void = slip["void"]
-    note = f"VOID: {void['reason']} (approved by {void['approved_by']})" if void else ""
+    void, stage = slip["void"], slip.get("stage", "confirmed")
+    note = ""
+    if void:
+        note = (
+            f"VOID: {void['reason']} (asked by {void['requested_by']}, "
+            f"approved by {void['approved_by']})"
+        )
+    elif stage != "confirmed":
+        note = f"OUTSTANDING: {stage}, not confirmed at the table"
     people = signers_text(
         requested_by=slip["requested_by"],
         cashier=slip["cashier"],
@@ -176,19 +184,25 @@ def _slip_rows(slip_type: str, slip: Mapping[str, Any]) -> Iterator[Row]:
     }
 
 
-def _rounds_rows(rounds: Mapping[str, Any]) -> Iterator[Row]:
+def _rounds_rows(rounds: Mapping[str, Any], applies: Sequence[str] | None) -> Iterator[Row]:
+    """The round rows of the table's game (``applies``, from its binding; None: all)."""
+    wanted = set(applies) if applies else set(rounds)
     for name in ("hands_played", "rounds_voided", "boxes_played", "pushes", "busts"):
-        yield {"section": "rounds", "item": name, "count": rounds[name]}
+        if name in wanted:
+            yield {"section": "rounds", "item": name, "count": rounds[name]}
     for name in ("handle", "payouts_total", "breakage", "rake_total"):
-        yield {"section": "rounds", "item": name, "amount": rounds[name]}
-    for name, total in rounds["payouts_by_class"].items():
+        if name in wanted:
+            yield {"section": "rounds", "item": name, "amount": rounds[name]}
+    payouts = rounds["payouts_by_class"] if "payouts_by_class" in wanted else {}
+    rakes = rounds["rake_by_pot"] if "rake_by_pot" in wanted else []
+    for name, total in payouts.items():
         yield {
             "section": "payouts",
             "item": name,
             "count": total["count"],
             "amount": total["amount"],
         }
-    for pot in rounds["rake_by_pot"]:
+    for pot in rakes:
         yield {"section": "rake", "item": pot["pot"], "amount": pot["rake"]}
 
 

@@ -24,6 +24,7 @@ CODES: dict[str, Promise] = {
     # Games
     "siete_y_medio": gettext_lazy("Siete y Medio"),
     "seven_card_stud": gettext_lazy("Seven-Card Stud"),
+    "stud": gettext_lazy("Seven-Card Stud"),  # the reports' own key for the game
     # Why a report is provisional
     "shift_not_ended": gettext_lazy("the shift has not ended"),
     "no_closer": gettext_lazy("the table has no closer"),

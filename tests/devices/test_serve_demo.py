@@ -1,5 +1,6 @@
 """serve_demo for real: a seeded floor in its own SQLite file, the server, the demo shoe and its
-reader as processes; the shoe's cards reach SyM-1 through the reader; SIGTERM stops all three."""
+reader as processes; the shoe's cards reach SyM-1 through the reader; Ctrl-C (SIGINT) or SIGTERM
+stops all three."""
 
 from __future__ import annotations
 
@@ -86,8 +87,12 @@ def _alive(pid: int) -> bool:
     return True
 
 
+@pytest.mark.parametrize(
+    "stop_signal",
+    [pytest.param(signal.SIGINT, id="ctrl-c", marks=pytest.mark.slow), signal.SIGTERM],
+)
 def test_the_demo_shoe_deals_to_sym_1_and_stops_with_the_server(
-    served: tuple[subprocess.Popen[bytes], Path],
+    served: tuple[subprocess.Popen[bytes], Path], stop_signal: signal.Signals
 ) -> None:
     server, log = served
     _wait_for(lambda: _call("GET", "/api/health")["status"] == "ok", 60)
@@ -109,7 +114,7 @@ def test_the_demo_shoe_deals_to_sym_1_and_stops_with_the_server(
 
     _wait_for(dealt, 30)  # the box's card and the bank's, from the shoe through the reader
 
-    server.send_signal(signal.SIGTERM)
+    server.send_signal(stop_signal)
     assert server.wait(timeout=30) == 0
     assert not any(_alive(pid) for pid in children)
     output = log.read_text()

@@ -30,6 +30,7 @@ from reports.builders.floor_summary import build_floor_summary
 from reports.builders.period import build_period_report
 from reports.cage import CageFigures
 from reports.custody import SlipRequested, SlipVoided
+from reports.renderers.as_csv import render_csv
 from reports.renderers.as_pdf import SECTIONS, render_pdf
 from reports.renderers.language import REPORT_LANGUAGES
 from reports.renderers.pdf_layout import FONT_SIZE, FRAME_WIDTH
@@ -232,3 +233,12 @@ def test_the_page_mark_of_a_provisional_floor_fits_on_the_page() -> None:
     first_line = text.splitlines()
     assert any(line.strip() == "PROVISÓRIO" for line in first_line)
     assert stringWidth("PROVISIONAL / REPRINT (version 99)", "Helvetica-Bold", 9) < FRAME_WIDTH
+
+
+def test_the_csv_of_a_stud_table_has_no_siete_y_medio_rows_and_voids_name_both_people() -> None:
+    stud = render_csv(stud_2_report()).decode()
+    assert ",busts," not in stud
+    assert ",rake_total," in stud
+    siete = render_csv(mesa_1_with_a_slip_voided_before_the_table()).decode()
+    assert "VOID: asked twice (asked by pablo, approved by mara)" in siete
+    assert ",busts," in siete

@@ -104,7 +104,7 @@ def test_the_table_shift_csv_parses_back_with_its_figures() -> None:
     figures = {row["item"]: row["amount"] for row in rows if row["section"] == "figures"}
     assert (figures["win"], figures["hold_percent"], figures["drop"]) == ("735", "30.62", "2400")
     void = [row for row in rows if row["slip_number"] == "1002" and row["item"] == "total"]
-    assert void[0]["note"] == "VOID: written for the wrong table (approved by mara)"
+    assert void[0]["note"] == "VOID: written for the wrong table (asked by pablo, approved by mara)"
     opener = [row for row in rows if row["section"] == "opener" and row["item"] == "chips"]
     assert sum(int(row["amount"]) for row in opener) == 3350
 

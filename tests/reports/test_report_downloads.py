@@ -12,10 +12,12 @@ from django.contrib.auth.models import User
 from django.test import override_settings
 from pypdf import PdfReader
 
-from reports.models import ReportRendering
+from reports.models import JobRun, Report, ReportRendering
 from reports.services.documents import PERIOD_SHIFT
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey
+from reports.tasks import start_run
+from tables.services.floor import table_create
 from tests.reports.custody_floor import Floor, past_shift
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +100,29 @@ def test_a_period_report_is_stored_and_rendered_like_the_others(
     assert report.document["floor"]["tables"] >= 1
     response = download(client_for(auditor_alba), report.pk, "pdf", lang="es")
     assert "Mes en curso" in pdf_text(response.content)
+
+
+def test_a_stud_tables_stored_report_prints_the_rows_of_its_game(floor: Floor) -> None:
+    stud = table_create(
+        name="Stud-9", game="seven_card_stud", seat_count=8, settings={"small_bet": 20}
+    )
+    report = produce_report("table_shift", past_shift(floor), table=stud)
+    assert "busts" not in report.document["table"]["report_rows"]["rounds"]
+    text = pdf_text(bytes(report.pdf_bytes))
+    assert "Seven-Card Stud" in text
+    assert "Rake total" in text
+    assert "Busts" not in text
+    assert "Paid:" not in text
+
+
+def test_a_period_report_runs_as_a_job_like_the_others(floor: Floor, eager_celery: None) -> None:
+    key = past_shift(floor)
+    run = start_run("year_to_date", ShiftKey(key.gaming_day, PERIOD_SHIFT))
+    run.refresh_from_db()
+    assert run.status == JobRun.Status.SUCCEEDED
+    report = Report.objects.get(pk=run.detail["report_id"])
+    assert report.kind == "year_to_date"
+    assert report.document["period"]["first_day"] == f"{key.gaming_day.year}-01-01"
+    # The job made the missing report of the table that kept custody in the ended shift.
+    assert Report.objects.filter(kind="table_shift", shift=key.shift).exists()
+    assert report.document["floor"]["shifts"] >= 1

@@ -44,15 +44,15 @@ class Command(BaseCommand):
             f"Demo shoe {shoe.serial} on {shoe.url}: simulator pid {shoe.children[0].pid}, "
             f"reader pid {shoe.children[1].pid}"
         )
-        previous = _stop_on_sigterm()
+        previous = _stop_on_signals()
         try:
             call_command("runserver", options["addrport"], use_reloader=False)
         except KeyboardInterrupt:
             pass
         finally:
             shoe.stop()
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
             self.stdout.write(f"Demo shoe {shoe.serial} stopped.")
 
     def _demo_shoe(self, options: dict[str, Any]) -> DemoShoe:
@@ -70,12 +70,13 @@ class Command(BaseCommand):
         return DemoShoe(device.serial, port, line_dir, seed=options["seed"])
 
 
-def _stop_on_sigterm() -> Any:
-    """SIGTERM ends runserver as Ctrl-C does, so that the children are stopped on the way out."""
+def _stop_on_signals() -> dict[int, Any]:
+    """SIGTERM ends runserver as Ctrl-C does, and Ctrl-C does so even where a parent started
+    this process with SIGINT ignored, so that the children are stopped on the way out."""
     if threading.current_thread() is not threading.main_thread():
-        return None
+        return {}
 
     def stop(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
-    return signal.signal(signal.SIGTERM, stop)
+    return {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGINT)}
