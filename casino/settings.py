@@ -153,6 +153,9 @@ CASINO_SHIFTS = os.environ.get("CASINO_SHIFTS", "day=06:00,swing=14:00,grave=22:
 LANGUAGE_CODE = os.environ.get("CASINO_LANGUAGE", "en")
 LANGUAGES = [("es", "Español"), ("pt-br", "Português (Brasil)"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language a printed report is rendered in when a download asks for none (?lang=, then
+# Accept-Language, come first): es, pt-br or en.
+CASINO_REPORT_LANGUAGE = os.environ.get("CASINO_REPORT_LANGUAGE", LANGUAGE_CODE)
 USE_I18N = True
 
 # --- API --------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ line and the hand are threads of the serving process, which stops them all when 
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -35,6 +36,7 @@ FIRST_CARD_AFTER_S = 4.0
 CARD_IN_FLIGHT_S = 3.0
 POLL_S = 0.5
 STOP_WAIT_S = 10.0
+SHOE_FINISH_S = 3.0
 
 
 class FixedTcpLine(TcpLine):
@@ -100,23 +102,29 @@ class DemoShoe:
         return f"socket://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
-        """Stop the hand, each child in turn with SIGTERM (killed if it hangs), then the line."""
+        """Stop the hand; the shoe first (the end of its input lets it finish once its reader
+        acknowledged every card), then the reader with SIGTERM, killing either if it hangs;
+        then the line."""
         if self.hand is not None:
             self.hand.halt.set()
             self.hand.join(timeout=STOP_WAIT_S)
-        # The shoe first, while its reader still acknowledges its last events.
         for child in self.children:
-            if child.poll() is None:
-                child.terminate()
-            try:
-                child.wait(timeout=STOP_WAIT_S)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
             if child.stdin is not None:
                 child.stdin.close()
+                _wait(child, SHOE_FINISH_S)
+            if child.poll() is None:
+                child.terminate()
+            _wait(child, STOP_WAIT_S)
+            if child.poll() is None:
+                child.kill()
+                child.wait()
         if self.relay is not None:
             self.relay.close()
+
+
+def _wait(child: subprocess.Popen[bytes], seconds: float) -> None:
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        child.wait(timeout=seconds)
 
 
 class CardHand(threading.Thread):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 SIETE_Y_MEDIO = "siete_y_medio"
-STUD = "seven_card_stud"  # the tables' game keys (tables.models.Table.Game)
+STUD = "stud"
 # House-banked games earn the custody win; poker earns only the rake (RULES.md §2.4).
 HOUSE_BANKED_GAMES = frozenset({SIETE_Y_MEDIO})
 GAMES = (SIETE_Y_MEDIO, STUD)

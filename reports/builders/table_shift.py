@@ -45,11 +45,14 @@ def build_table_shift_report(
     alerts: Sequence[Alert],
     watermark: Mapping[str, int],
     previous_closer: Closer | None = None,
+    report_rows: Mapping[str, Sequence[str]] | None = None,
     allow_provisional: bool = True,
     band: ShiftBand | None = None,
 ) -> Document:
     """``house_edge`` is the game's exact edge under this table's settings (house-banked only).
     ``previous_closer`` is the last shift's closer, to check that a fresh opener agrees with it.
+    ``report_rows`` are the rows the game's binding prints (see :func:`report_rows`); without
+    them a printed report shows every row.
     ``band`` is where the actual win should lie (`reports.inputs.variance`), when it was read."""
     _verify_one_table(table, ledger, alerts)
     totals = summarise_rounds(rounds)
@@ -71,7 +74,9 @@ def build_table_shift_report(
             "id": table.table_id,
             "name": table.name,
             "game": table.game,
-            "report_rows": report_rows(table.game),
+            "report_rows": {part: list(rows) for part, rows in report_rows.items()}
+            if report_rows
+            else None,
         },
         "custody": {
             **_custody_section(ledger),
@@ -86,13 +91,9 @@ def build_table_shift_report(
     return ready
 
 
-def report_rows(game: str) -> dict[str, list[str]] | None:
-    """The figures and round rows that apply to the table's game, as its binding says (None,
-    every row, for a game no engine on this floor plays)."""
-    try:
-        binding = games.binding_for(game)
-    except InvalidInputError:
-        return None
+def report_rows(binding_key: str) -> dict[str, list[str]]:
+    """The figures and round rows that apply to a game, as its binding (``Table.game``) says."""
+    binding = games.binding_for(binding_key)
     return {"figures": list(binding.report_figures), "rounds": list(binding.report_round_rows)}
 
 

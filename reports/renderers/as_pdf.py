@@ -21,6 +21,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table
 
+from reports.builders.cashier import CAGE_FIGURES_MARK
 from reports.builders.document import content_hash
 from reports.renderers.labels import label, role_label
 from reports.renderers.language import default_language, local_time, zone_name
@@ -131,10 +132,7 @@ def _heading(document: Mapping[str, Any], title: str) -> list[Flowable]:
     lines.append(Paragraph(escape(when), STYLES["body"]))
     for banner in banners(document):
         lines.append(Paragraph(escape(banner), STYLES["banner"]))
-    covered = ", ".join(
-        _("%(table)s to event %(seq)s") % {"table": table, "seq": seq}
-        for table, seq in document["watermark"].items()
-    )
+    covered = ", ".join(_coverage(name, seq) for name, seq in document["watermark"].items())
     coverage = _("Covers: %(events)s. Times are local to %(zone)s.") % {
         "events": covered or _("no events"),
         "zone": zone_name(),
@@ -142,6 +140,12 @@ def _heading(document: Mapping[str, Any], title: str) -> list[Flowable]:
     lines.append(Paragraph(escape(coverage), STYLES["small"]))
     lines.append(Spacer(1, 3 * mm))
     return lines
+
+
+def _coverage(name: str, seq: int) -> str:
+    if name == CAGE_FIGURES_MARK:
+        return _("the cage's figures, version %(version)s") % {"version": seq}
+    return _("%(table)s to event %(seq)s") % {"table": name, "seq": seq}
 
 
 def _signature_block(document: Mapping[str, Any]) -> list[Flowable]:

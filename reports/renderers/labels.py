@@ -24,6 +24,7 @@ CODES: dict[str, Promise] = {
     # Games
     "siete_y_medio": gettext_lazy("Siete y Medio"),
     "seven_card_stud": gettext_lazy("Seven-Card Stud"),
+    "stud": gettext_lazy("Seven-Card Stud"),  # the reports' own key for the game
     # Why a report is provisional
     "shift_not_ended": gettext_lazy("the shift has not ended"),
     "no_closer": gettext_lazy("the table has no closer"),
@@ -95,6 +96,13 @@ CODES: dict[str, Promise] = {
     "no_shoe_read": gettext_lazy("no shoe read"),
     "overpaid": gettext_lazy("overpaid"),
     "underpaid": gettext_lazy("underpaid"),
+    "round.voided": gettext_lazy("Round voided"),
+    "hand.voided": gettext_lazy("Hand voided"),
+    "hand.killed": gettext_lazy("Hand killed"),
+    "card.voided": gettext_lazy("Card voided"),
+    "card.replaced": gettext_lazy("Card replaced"),
+    "card.corrected": gettext_lazy("Card corrected"),
+    "payout.corrected": gettext_lazy("Payout corrected"),
     "void_round": gettext_lazy("Round voided"),
     "void_hand": gettext_lazy("Hand voided"),
     "void_box": gettext_lazy("Box voided"),

@@ -42,7 +42,7 @@ def cashier_sections(document: Doc) -> list[Flowable]:
 
 def _signers(slip: Mapping[str, Any]) -> str:
     roles = (
-        ("requested_by", _("pit")),
+        ("requested_by", _("asked")),
         ("cashier", _("cage")),
         ("confirmed_by", _("table")),
         ("void_approved_by", _("void approved")),

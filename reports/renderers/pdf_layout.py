@@ -26,7 +26,8 @@ _SAMPLE = getSampleStyleSheet()
 FONT, BOLD, FONT_SIZE = "Helvetica", "Helvetica-Bold", 8
 STYLES = {
     "title": _SAMPLE["Title"],
-    "section": _SAMPLE["Heading2"],
+    # A section's heading stays on the page of its table.
+    "section": ParagraphStyle("section", parent=_SAMPLE["Heading2"], keepWithNext=1),
     "body": _SAMPLE["BodyText"],
     "small": ParagraphStyle("small", parent=_SAMPLE["BodyText"], fontSize=7, leading=9),
     "cell": ParagraphStyle("cell", parent=_SAMPLE["BodyText"], fontSize=FONT_SIZE, leading=10),

@@ -13,7 +13,7 @@ from reports.builders.cashier import build_cashier_report
 from reports.builders.document import Document, ReportContext
 from reports.builders.floor_summary import build_floor_summary
 from reports.builders.period import build_period_report, period_first_day
-from reports.builders.table_shift import build_table_shift_report
+from reports.builders.table_shift import build_table_shift_report, report_rows
 from reports.inputs.audit import AuditFindings, audit_findings
 from reports.inputs.custody_log import custody_events, ledger_from_events
 from reports.inputs.house_edge import shift_house_edge
@@ -61,6 +61,7 @@ def table_shift_document(
         alerts=inputs.alerts,
         watermark=inputs.watermark,
         previous_closer=inputs.previous_closer,
+        report_rows=report_rows(table.game),
         allow_provisional=allow_provisional,
     )
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 from reports.builders.document import Document, ReportContext, content_hash
 from reports.builders.period import PERIOD_KINDS
 from reports.inputs.audit import AuditFindings
+from reports.inputs.custody_log import custody_events
 from reports.models import JobRun, Report
 from reports.services import documents, renderings
 from reports.shifts import ShiftKey, floor_clock
@@ -110,14 +111,19 @@ def _build(
 
 
 def _day_table_reports(key: ShiftKey) -> None:
-    """Every table's report of each shift of the period's last day that has begun, made if
-    missing, so that a period job queued beside the shift's own set misses nothing."""
+    """The report of every table that kept custody in an ended shift of the period's last day,
+    made if missing, so that a period job queued beside the shift's own set misses nothing."""
     clock = floor_clock()
     now = timezone.now()
     for name in clock.shift_names():
         shift = ShiftKey(key.gaming_day, name)
-        if clock.bounds(shift)[0] <= now:
-            for table in Table.objects.order_by("name"):
+        if clock.bounds(shift)[1] > now:
+            continue
+        for table in Table.objects.order_by("name"):
+            if (
+                custody_events(table, shift)
+                and latest_report(Report.Kind.TABLE_SHIFT, shift, str(table.pk)) is None
+            ):
                 produce_report(Report.Kind.TABLE_SHIFT, shift, table=table)
 
 

@@ -115,3 +115,4 @@ def test_the_demo_shoe_deals_to_sym_1_and_stops_with_the_server(
     output = log.read_text()
     assert "Demo shoe SIM-SyM-1 stopped." in output
     assert "events committed {'accepted'" in output
+    assert "stopped before every drawn card was acknowledged" not in output  # a clean finish

@@ -19,7 +19,7 @@ from reports.builders.audit_inputs import (
 )
 from reports.builders.document import Document, ReportContext
 from reports.builders.inputs import Alert, TableInfo
-from reports.builders.table_shift import build_table_shift_report
+from reports.builders.table_shift import build_table_shift_report, report_rows
 from reports.custody import (
     BuyIn,
     Closer,
@@ -42,7 +42,7 @@ SHIFT_ENDS_AT = datetime(2026, 3, 11, 5, 0, tzinfo=UTC)
 AFTER_THE_SHIFT = datetime(2026, 3, 11, 5, 10, tzinfo=UTC)
 
 MESA_1 = TableInfo("T1", "Mesa 1", "siete_y_medio")
-STUD_2 = TableInfo("T2", "Stud 2", "seven_card_stud")
+STUD_2 = TableInfo("T2", "Stud 2", "stud")
 MESA_3 = TableInfo("T3", "Mesa 3", "siete_y_medio")
 MESA_4 = TableInfo("T4", "Mesa 4", "siete_y_medio")
 
@@ -127,6 +127,7 @@ def mesa_1_report(
         house_edge=Fraction(3, 100),
         alerts=[MESA_1_ALERT],
         watermark={"T1": 412},
+        report_rows=report_rows("siete_y_medio"),
     )
 
 
@@ -152,6 +153,7 @@ def stud_2_report() -> Document:
         house_edge=None,
         alerts=[],
         watermark={"T2": 97},
+        report_rows=report_rows("seven_card_stud"),
     )
 
 

@@ -167,4 +167,4 @@ def test_the_floor_summary_totals_the_siete_tables_theoretical_win(floor: Floor)
     theoretical = table_report["figures"]["theoretical_win"]
     assert summary["by_game"]["siete_y_medio"]["theoretical_win"] == theoretical
     assert summary["floor"]["theoretical_win"] == theoretical
-    assert summary["by_game"]["seven_card_stud"]["theoretical_win"] is None
+    assert summary["by_game"]["stud"]["theoretical_win"] is None
