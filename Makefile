@@ -23,6 +23,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 run: $(VENV)/.runtime
 	$(BIN)/python manage.py migrate --noinput -v 0
 	$(BIN)/python manage.py seed_demo
+	@echo "Screens:   http://127.0.0.1:$(PORT)/login/   (the dealer's tablet: dealer1 / dealer1-demo)"
 	@echo "API docs:  http://127.0.0.1:$(PORT)/api/docs/"
 	@echo "Schema:    http://127.0.0.1:$(PORT)/api/schema/"
 	@echo "Health:    http://127.0.0.1:$(PORT)/api/health"

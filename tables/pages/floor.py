@@ -6,8 +6,14 @@ table's tile and the two lists, so what the pit boss sees comes from these reads
 
 from __future__ import annotations
 
+import hashlib
+
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import APIException
@@ -24,9 +30,7 @@ PIT = (roles.PIT_BOSS,)
 @screen_for(*PIT)
 @never_cache
 def floor_home(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "floor/floor.html", _lists(request) | {"tiles": floor_tiles.floor_tiles()}
-    )
+    return render(request, "floor/floor.html", _lists(request) | {"tiles": _tiles_html()})
 
 
 @screen_for(*PIT)
@@ -39,7 +43,7 @@ def floor_tile_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
 @screen_for(*PIT)
 @never_cache
 def floor_tiles_fragment(request: HttpRequest) -> HttpResponse:
-    return render(request, "floor/_tiles.html", {"tiles": floor_tiles.floor_tiles()})
+    return render(request, "floor/_tiles.html", {"tiles": _tiles_html()})
 
 
 @screen_for(*PIT)
@@ -73,6 +77,26 @@ def floor_acknowledge(request: HttpRequest, alert_id: int) -> HttpResponse:
     except RuleError as error:
         return _lists_with_refusal(request, error)
     return render(request, "floor/_lists.html", _lists(request))
+
+
+def _tiles_html() -> list[str]:
+    """Every tile's HTML. A tile is drawn again only when something it shows has changed: the
+    drawing is cached under a digest of the tile's data and the language."""
+    tiles = floor_tiles.floor_tiles()
+    language = get_language() or ""
+    keys = [
+        "floor:tile-html:" + hashlib.sha256(f"{language}|{tile!r}".encode()).hexdigest()
+        for tile in tiles
+    ]
+    found = cache.get_many(keys)
+    drawn = {}
+    for key, tile in zip(keys, tiles, strict=True):
+        if key not in found:
+            drawn[key] = render_to_string("floor/_tile.html", {"tile": tile})
+    if drawn:
+        cache.set_many(drawn, floor_tiles.TILE_CACHE_SECONDS)
+    # Safe: every string was drawn by our own template, with its own escaping.
+    return [mark_safe(found.get(key) or drawn[key]) for key in keys]
 
 
 def _lists(request: HttpRequest) -> dict[str, object]:

@@ -68,6 +68,7 @@ def table_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     # The pit boss watches here; the round's buttons are the dealer's, on the tablet.
     for place in screen["places"]:
         place["actions"] = []
+        place["asks_amount"] = False
     screen.update(general_actions=[], actions=[], asks_card=False)
     binding = _current_binding(table)
     return screen | {

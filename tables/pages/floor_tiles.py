@@ -81,11 +81,13 @@ def floor_tiles(now: datetime | None = None) -> list[FloorTile]:
     now = now or timezone.now()
     tables = list(Table.objects.order_by("name"))
     context = _FloorContext.read(now)
-    return [_tile(table, context) for table in tables]
+    shifts = cached_shifts_so_far(tables)
+    return [_tile(table, context, shifts[table.pk]) for table in tables]
 
 
 def floor_tile(table: Table, now: datetime | None = None) -> FloorTile:
-    return _tile(table, _FloorContext.read(now or timezone.now(), table_id=table.pk))
+    context = _FloorContext.read(now or timezone.now(), table_id=table.pk)
+    return _tile(table, context, cached_shifts_so_far([table])[table.pk])
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ class _FloorContext:
         )
 
 
-def _tile(table: Table, context: _FloorContext) -> FloorTile:
+def _tile(table: Table, context: _FloorContext, shift: ShiftSoFar | None) -> FloorTile:
     binding = games.binding_for(table.game)
     state = engine_state.current_state(table)
     live = binding.live_view(state)
@@ -135,7 +137,7 @@ def _tile(table: Table, context: _FloorContext) -> FloorTile:
         round_number=live.get("round") if in_round else None,
         round_phase=str(live.get("phase")) if in_round else None,
         hands_this_hour=context.hands_this_hour.get(table.pk, 0),
-        shift=cached_shift_so_far(table),
+        shift=shift,
     )
 
 
@@ -149,13 +151,21 @@ def _status(table: Table, context: _FloorContext, held: bool, in_round: bool) ->
     return IN_ROUND if in_round else OPEN
 
 
-def cached_shift_so_far(table: Table) -> ShiftSoFar | None:
-    key = f"floor:shift:{table.pk}:{table.head_hash}"
-    found = cache.get(key)
-    if found is None:
-        found = shift_so_far(table) or False
-        cache.set(key, found, TILE_CACHE_SECONDS)
-    return found or None
+def cached_shifts_so_far(tables: list[Table]) -> dict[int, ShiftSoFar | None]:
+    """Each table's shift so far, from the cache in one round trip where its log has not moved."""
+    keys = {table.pk: f"floor:shift:{table.pk}:{table.head_hash}" for table in tables}
+    found = cache.get_many(list(keys.values()))
+    shifts: dict[int, ShiftSoFar | None] = {}
+    missing: dict[str, ShiftSoFar | bool] = {}
+    for table in tables:
+        cached: ShiftSoFar | bool | None = found.get(keys[table.pk])
+        if cached is None:
+            cached = shift_so_far(table) or False  # False: no session, cached as well
+            missing[keys[table.pk]] = cached
+        shifts[table.pk] = cached if isinstance(cached, ShiftSoFar) else None
+    if missing:
+        cache.set_many(missing, TILE_CACHE_SECONDS)
+    return shifts
 
 
 def shift_so_far(table: Table) -> ShiftSoFar | None:

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from django.apps import apps
 from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Count, Max, Q
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,13 @@ def shoe_status(table_id: int) -> ShoeStatus | None:
         device = binding.device
     except ObjectDoesNotExist:
         return None
-    events = event_model.objects.filter(device=device, table_id=table_id)
-    last = events.exclude(card="").order_by("-received_at").values_list("received_at", flat=True)
-    misreads = events.filter(message_type__icontains="misread").count()
+    figures = event_model.objects.filter(device=device, table_id=table_id).aggregate(
+        last_read_at=Max("received_at", filter=~Q(card="")),
+        misreads=Count("id", filter=Q(message_type__icontains="misread")),
+    )
     return ShoeStatus(
         serial=device.serial,
         online=bool(device.online),
-        last_read_at=last.first(),
-        misreads=misreads,
+        last_read_at=figures["last_read_at"],
+        misreads=int(figures["misreads"] or 0),
     )

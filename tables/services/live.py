@@ -15,11 +15,10 @@ from functools import cache
 from typing import Any
 
 import redis
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 
 from tables.live.groups import FLOOR_GROUP, table_group
+from tables.live.publisher import send_to_groups
 
 logger = logging.getLogger(__name__)
 Subscriber = Callable[[str, dict[str, Any]], None]
@@ -56,14 +55,9 @@ def publish(table_id: int, notice: dict[str, Any]) -> None:
 
 
 def _publish_to_screens(table_id: int, notice: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
     # Only the table and its seq: the page re-fetches what its viewer may see.
     message = {"type": "table.changed", "table": table_id, "seq": notice.get("seq")}
-    send = async_to_sync(layer.group_send)
     try:
-        send(table_group(table_id), message)
-        send(FLOOR_GROUP, message)
+        send_to_groups((table_group(table_id), FLOOR_GROUP), message)
     except Exception:  # a push that fails must never fail the committed write
         logger.warning("could not push the change notice of table %s", table_id, exc_info=True)

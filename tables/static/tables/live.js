@@ -25,7 +25,7 @@
     socket.onopen = function () {
       retryDelay = 500;
       setStatus("online");
-      refresh(lastSeq);
+      refresh(null); // a forced re-read: notices may have been missed while down
     };
     socket.onmessage = function (message) {
       var notice = JSON.parse(message.data);
@@ -56,7 +56,7 @@
     connect(path);
     window.addEventListener("offline", function () { setStatus("offline"); });
     window.addEventListener("online", function () {
-      if (socket && socket.readyState === WebSocket.OPEN) { setStatus("online"); refresh(lastSeq); }
+      if (socket && socket.readyState === WebSocket.OPEN) { setStatus("online"); refresh(null); }
       else if (socket) { socket.close(); }
     });
   });

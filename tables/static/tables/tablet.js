@@ -7,6 +7,7 @@
   var body, api, storageKey, queue = [], halted = false, sending = false, pending = null;
   var answers = [];
   var RETRY_MS = 3000;
+  var PUSH_GRACE_MS = 400;
 
   function csrfToken() {
     try { return JSON.parse(body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
@@ -95,7 +96,7 @@
         save();
         if (response.ok) {
           showAnswer(item.label);
-          if (window.casinoLive) { window.casinoLive.setStatus("online"); window.casinoLive.refresh(); }
+          refreshAfter(answer);
         } else {
           // The screen stays as it was; the service's sentence says why.
           showRefusal(answer.detail || answer.code || String(response.status));
@@ -106,6 +107,22 @@
       sending = false;
       render();
     }
+  }
+
+  // The push of this very change re-reads the screen; re-read here only if it does not come
+  // (no socket, or a lost notice), so one tap costs one re-read.
+  function shownSeq() {
+    var node = el("table-state");
+    return node ? Number(node.dataset.seq) : 0;
+  }
+  function refreshAfter(answer) {
+    var live = window.casinoLive;
+    if (!live) return;
+    live.setStatus("online");
+    var events = (answer && answer.events) || [];
+    var seq = events.length ? Math.max.apply(null, events.map(function (e) { return e.seq || 0; })) : 0;
+    if (!seq || !live.isOpen()) { live.refresh(); return; }
+    setTimeout(function () { if (shownSeq() < seq) live.refresh(); }, PUSH_GRACE_MS);
   }
 
   function openPicker(action) {
@@ -136,6 +153,7 @@
       action.label += " " + (isNaN(amount) ? "" : amount);
     }
     if (button.dataset.asks === "card") { openPicker(action); return; }
+    if (button.dataset.amountFrom && el(button.dataset.amountFrom)) delete el(button.dataset.amountFrom).dataset.touched;
     enqueue(action.endpoint, action.body, action.label);
   }
   function onPick(button) {
@@ -165,7 +183,24 @@
     });
     body.addEventListener("live-status", function (event) { if (event.detail.state === "online") flush(); });
     window.addEventListener("online", flush);
-    body.addEventListener("htmx:afterSwap", function () { if (pending) openPicker(pending); });
+    // A live re-read must not lose what the dealer is typing or picking.
+    var typed = {};
+    body.addEventListener("htmx:beforeSwap", function () {
+      typed = {};
+      document.querySelectorAll("#table-state input[id]").forEach(function (input) {
+        if (input.dataset.touched) typed[input.id] = input.value;
+      });
+    });
+    body.addEventListener("htmx:afterSwap", function () {
+      Object.keys(typed).forEach(function (id) {
+        var input = el(id);
+        if (input) { input.value = typed[id]; input.dataset.touched = "1"; }
+      });
+      if (pending) openPicker(pending);
+    });
+    document.addEventListener("input", function (event) {
+      if (event.target.matches && event.target.matches("#table-state input")) event.target.dataset.touched = "1";
+    });
     flush();
   });
 })();
