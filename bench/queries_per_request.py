@@ -25,23 +25,26 @@ def main() -> None:
     parser.add_argument("--aged-prefix", help="also a table seeded by bench/seed_history.py")
     args = parser.parse_args()
     setup(require_postgres=True)
-    from bench_floor import SIETE_STAKE, ensure_floor
-    from django.contrib.auth.models import User
-    from rest_framework.authtoken.models import Token
+    from bench_floor import PASSWORD, SIETE_STAKE, ensure_floor
     from rest_framework.test import APIClient
 
     tables = ensure_floor(f"queries-{uuid.uuid4().hex[:6]}", 1, log=lambda _: None)
     if args.aged_prefix:
         tables += ensure_floor(args.aged_prefix, 1, log=lambda _: None)
     for table in tables:
-        token, _ = Token.objects.get_or_create(user=User.objects.get(username=table.dealer))
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        signed_in = client.post(
+            "/api/auth/token", {"username": table.dealer, "password": PASSWORD}, format="json"
+        )
+        client.credentials(HTTP_AUTHORIZATION=f"Token {signed_in.json()['token']}")
         base = f"/api/tables/{table.table_id}"
-        client.post(f"{base}/siete/start-round", {}, format="json")
+        client.post(f"{base}/siete/start-round", {}, format="json")  # refused if one is open
+        taken = {box["box"] for box in client.get(base).json()["state"]["boxes"]}
+        free = [box for box in range(1, 7) if box not in taken][:3]
+        assert len(free) == 3, "play the table's round to its end first"
         print(f"== {table.name} ({table.head_seq} prior events)")
-        for box in (1, 2, 3):
-            cold = box == 2
+        for box in free:
+            cold = box == free[1]
             wager = {"box": box, "amount": SIETE_STAKE}
             label = f"write, cache {'cold' if cold else 'warm'}"
             show(label, client, "post", f"{base}/siete/place-wager", wager, cold)
