@@ -52,6 +52,8 @@ def main() -> None:
                     f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms, "
                     f"{len(dealer.samples.errors)} errors"
                 )
+                for error in sorted(set(dealer.samples.errors))[:3]:
+                    print(f"    error: {error[:150]}")
 
 
 if __name__ == "__main__":

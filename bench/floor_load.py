@@ -118,8 +118,10 @@ def report(name: str, result: dict[str, Any]) -> None:
 
     print(f"== {name}: {result['tables']} tables, {elapsed:.1f} s, {result['rounds']} rounds/hands")
     rows = f"event rows {result['rows_before']} -> {result['rows_after']}"
+    # A 4xx is the rules refusing the client (a hand it resumed was dealt from another deck).
+    refused = sum(error[:1] == "4" for error in result["errors"])
     print(f"   {len(every) / elapsed:.1f} requests/s, {events / elapsed:.1f} events/s, "
-          f"{len(result['errors'])} errors; {rows}")  # fmt: skip
+          f"{len(result['errors']) - refused} errors, {refused} refusals; {rows}")  # fmt: skip
     print(f"   {line('all', every)}")
     print(f"   {line('writes', result['writes'])}")
     print(f"   {line('reads', result['reads'])}")

@@ -11,6 +11,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 
+# Each worker shares one pool of database connections among its request threads (settings).
+os.environ.setdefault("DATABASE_POOL_SIZE", "8")
+
 bind = os.environ.get("CASINO_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", str(multiprocessing.cpu_count() * 2)))
 worker_class = "uvicorn_worker.UvicornWorker"

@@ -106,6 +106,14 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Under the ASGI server each request runs in a thread of its own, so connections kept per
+# thread pile up: `make serve` sets DATABASE_POOL_SIZE and each worker process shares a pool.
+DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 0)
+if DATABASE_POOL_SIZE and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"].update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=False)
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": 1, "max_size": DATABASE_POOL_SIZE, "timeout": 10,
+    }  # fmt: skip
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:

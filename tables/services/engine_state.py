@@ -34,7 +34,10 @@ def engine_events(table: Table, *, up_to_seq: int | None = None, after_seq: int 
     if up_to_seq is not None:
         rows = rows.filter(seq__lte=up_to_seq)
     if after_seq:
+        # A tail after a snapshot is short: one plain query, not a server-side cursor's
+        # DECLARE, FETCH and CLOSE (three round trips, and WITH HOLD outside a transaction).
         rows = rows.filter(seq__gt=after_seq)
+        return [Event(type=kind, data=data) for kind, data in rows if is_engine_event(kind)]
     return [Event(type=kind, data=data) for kind, data in rows.iterator() if is_engine_event(kind)]
 
 

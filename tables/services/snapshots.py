@@ -64,18 +64,29 @@ def latest_stored_state(table: Table, *, up_to_seq: int | None = None) -> Stored
     codec = binding_for(table.game).state_codec
     if codec is None:
         return None
-    chain_hash = TableEvent.objects.filter(table_id=OuterRef("table_id"), seq=OuterRef("seq"))
-    found = (
+    limit = table.head_seq if up_to_seq is None else up_to_seq
+    while True:
+        found = _latest_snapshot(table, limit, codec.version)
+        if found is None:
+            return None
+        seq, head_hash, log_hash, state = found
+        if head_hash == log_hash:
+            return StoredState(seq=seq, head_hash=head_hash, state=codec.decode(state))
+        limit = seq - 1  # the log no longer vouches for it: the verifier will say why
+
+
+def _latest_snapshot(table: Table, up_to_seq: int, codec_version: str) -> Any:
+    """(seq, head_hash, the log's hash at seq, state) of the latest snapshot, in one query.
+
+    The log's hash is read for the one row returned (a subquery in the select list): the
+    index on (table, seq) is walked backwards and stops there, whatever the table's age."""
+    log_hash = TableEvent.objects.filter(table_id=OuterRef("table_id"), seq=OuterRef("seq"))
+    return (
         EngineSnapshot.objects.filter(
-            table_id=table.pk,
-            seq__lte=table.head_seq if up_to_seq is None else up_to_seq,
-            codec_version=codec.version,
-            head_hash=Subquery(chain_hash.values("hash")[:1]),
+            table_id=table.pk, seq__lte=up_to_seq, codec_version=codec_version
         )
+        .annotate(log_hash=Subquery(log_hash.order_by().values("hash")[:1]))
         .order_by("-seq")
-        .values_list("seq", "head_hash", "state")
+        .values_list("seq", "head_hash", "log_hash", "state")
         .first()
     )
-    if found is None:
-        return None
-    return StoredState(seq=found[0], head_hash=found[1], state=codec.decode(found[2]))

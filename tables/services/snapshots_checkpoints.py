@@ -38,17 +38,19 @@ def from_the_first_event(table: Table) -> StartingPoint:
 def last_checkpoint_seq(table: Table, *, up_to_seq: int | None = None) -> int | None:
     """The seq of the table's latest checkpoint at or before `up_to_seq` (default: the head)
     that the log still vouches for."""
-    chain_hash = TableEvent.objects.filter(table_id=OuterRef("table_id"), seq=OuterRef("seq"))
-    return (
-        VerifiedCheckpoint.objects.filter(
-            table_id=table.pk,
-            seq__lte=table.head_seq if up_to_seq is None else min(up_to_seq, table.head_seq),
-            head_hash=Subquery(chain_hash.values("hash")[:1]),
+    limit = table.head_seq if up_to_seq is None else min(up_to_seq, table.head_seq)
+    log_hash = TableEvent.objects.filter(table_id=OuterRef("table_id"), seq=OuterRef("seq"))
+    while True:
+        found = (
+            VerifiedCheckpoint.objects.filter(table_id=table.pk, seq__lte=limit)
+            .annotate(log_hash=Subquery(log_hash.order_by().values("hash")[:1]))
+            .order_by("-seq")
+            .values_list("seq", "head_hash", "log_hash")
+            .first()
         )
-        .order_by("-seq")
-        .values_list("seq", flat=True)
-        .first()
-    )
+        if found is None or found[1] == found[2]:
+            return None if found is None else found[0]
+        limit = found[0] - 1
 
 
 def from_the_last_checkpoint(table: Table, *, up_to_seq: int | None = None) -> StartingPoint:
