@@ -191,6 +191,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Corrections and role grants share one review cycle: one enum in the schema.
+    "ENUM_NAME_OVERRIDES": {
+        "ReviewStatusEnum": "tables.models.corrections.CorrectionRequest.Status"
+    },
 }
 
 # --- Pages and live updates -------------------------------------------------------------

@@ -81,7 +81,7 @@ def test_run_shoe_records_every_card_and_stops_cleanly_on_sigterm(
     assert report["device"]["model"] == "SIM-SHOE"  # learned from the first accepted HELLO
     text = command("device_report", "--device", "SIM-SYM-07")
     assert "bound to SYM-07 (approved; asked by paula, approved by pedro)" in text
-    assert f"Accepted cards ({len(drawn)};" in text
+    assert f"Accepted cards ({len(drawn)}):" in text
 
 
 @pytest.mark.usefixtures("own_signals")

@@ -21,7 +21,7 @@ from tables.engine.stud.commands import SeatEntry, StartHand
 from tables.engine.stud.invariants import Tally
 from tables.engine.stud.settings import StudSettings
 from tables.models import Table, TableEvent
-from tables.services.commands import table_command
+from tables.services.commands import command_name, table_command
 from tables.services.engine_state import current_state
 from tables.services.event_types import is_engine_event
 from tables.services.floor import table_create, table_set_status
@@ -42,7 +42,10 @@ def open_table(name: str, game: str, settings: Mapping[str, Any], pit_boss: User
 
 def send(table_id: int, command: Any, actor: User) -> tuple[Any, tuple[Event, ...]]:
     """The state after `command` and the engine events it recorded."""
-    outcome = table_command(table_id=table_id, command=command, actor=actor, source=TABLET)
+    # A hand is opened by the service itself (the stacks come from the seats), as the API's
+    # round opening does; every other command comes from the dealer's tablet.
+    source = TableEvent.Source.SYSTEM if command_name(command) == "start_hand" else TABLET
+    outcome = table_command(table_id=table_id, command=command, actor=actor, source=source)
     events = tuple(Event(r.type, r.payload) for r in outcome.events if is_engine_event(r.type))
     return outcome.state, events
 
