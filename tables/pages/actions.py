@@ -105,22 +105,33 @@ def legal_for_view(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def may_act(user: AbstractBaseUser | AnonymousUser, table: Table) -> bool:
-    try:
-        check_can_act_at(user, table)
-    except PermissionDenied:
-        return False
-    return True
+    """The access check, asked once per table for the request's user object."""
+    answers: dict[int, bool] = user.__dict__.setdefault("_casino_may_act", {})
+    if table.pk not in answers:
+        try:
+            check_can_act_at(user, table)
+            answers[table.pk] = True
+        except PermissionDenied:
+            answers[table.pk] = False
+    return answers[table.pk]
 
 
 def actions_for(
-    user: AbstractBaseUser | AnonymousUser, table: Table, view: dict[str, Any]
+    user: AbstractBaseUser | AnonymousUser,
+    table: Table,
+    view: dict[str, Any],
+    *,
+    shoe_feeds: bool | None = None,
 ) -> list[TabletAction]:
-    """The buttons for `user` at `table` now; empty for a user who may not act here."""
+    """The buttons for `user` at `table` now; empty for a user who may not act here.
+
+    `shoe_feeds` spares asking the card feed again when the caller already did."""
     if not may_act(user, table):
         return []
     binding = games.binding_for(table.game)
     is_pit_boss = roles.has_role(user, roles.PIT_BOSS)
-    shoe_feeds = device_feeds_table(table.pk)
+    if shoe_feeds is None:
+        shoe_feeds = device_feeds_table(table.pk)
     actions = []
     for entry in legal_for_view(view):
         command = str(entry.pop("type"))
