@@ -10,7 +10,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from tables import roles
 from tables.live.groups import FLOOR_GROUP, table_group
@@ -22,13 +22,20 @@ CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NOT_FOUND = 4404
 
 
+def _fresh_connection() -> None:
+    """Drop a stale connection before a read, as Django does around each request. Never inside
+    a transaction (a test's): that connection is the caller's."""
+    if not connection.in_atomic_block:
+        close_old_connections()
+
+
 def _is_floor_staff_now(user: Any) -> bool:
-    close_old_connections()
+    _fresh_connection()
     return bool(user and user.is_authenticated and roles.has_role(user, *STAFF_ROLES))
 
 
 def _table_exists_now(table_id: int) -> bool:
-    close_old_connections()
+    _fresh_connection()
     return Table.objects.filter(pk=table_id).exists()
 
 

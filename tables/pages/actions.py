@@ -65,7 +65,9 @@ def may_act(user: AbstractBaseUser | AnonymousUser, table: Table) -> bool:
 
 
 def actions_for(
-    user: AbstractBaseUser | AnonymousUser, table: Table, view: dict[str, Any]
+    user: AbstractBaseUser | AnonymousUser,
+    table: Table,
+    view: dict[str, Any],
 ) -> list[TabletAction]:
     """The buttons for `user` at `table` now; empty for a user who may not act here."""
     binding = games.binding_for(table.game)

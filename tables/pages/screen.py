@@ -20,6 +20,7 @@ from tables.pages.shoe import shoe_status
 
 def table_screen(user: AbstractBaseUser | AnonymousUser, table: Table) -> dict[str, Any]:
     view = selectors.table_live_view(table)
+    shoe_feeds = device_feeds_table(table.pk)
     actions = actions_for(user, table, view)
     assignment = (
         DealerAssignment.objects.filter(table=table, ended_at__isnull=True)
@@ -38,7 +39,7 @@ def table_screen(user: AbstractBaseUser | AnonymousUser, table: Table) -> dict[s
         "shift": current_shift_name(),
         "held_reason": table_hold_reason(table.pk) or _engine_hold(view),
         "shoe": shoe_status(table.pk),
-        "shoe_feeds": device_feeds_table(table.pk),
+        "shoe_feeds": shoe_feeds,
         "corrections": _own_corrections(user, table),
         "seq": table.head_seq,
         "places": _places(view, actions),

@@ -15,7 +15,19 @@
     document.body.dispatchEvent(new CustomEvent("live-status", { detail: { state: state } }));
   }
 
+  // A fragment that says which seq it shows (data-seq) is not re-read for a notice it
+  // already reflects (its own tap's answer may have re-read it first).
+  function shownSeq() {
+    var shown = null;
+    document.querySelectorAll("[data-seq]").forEach(function (node) {
+      var value = Number(node.dataset.seq);
+      shown = shown === null ? value : Math.min(shown, value);
+    });
+    return shown;
+  }
   function refresh(seq, table) {
+    var shown = shownSeq();
+    if (seq !== null && seq !== undefined && shown !== null && seq <= shown) return;
     document.body.dispatchEvent(new CustomEvent("live-changed", { detail: { seq: seq, table: table } }));
   }
 
