@@ -57,6 +57,8 @@ class GameBinding:
     legal_entries: Callable[[dict[str, Any]], list[dict[str, Any]]] = lambda view: [
         dict(entry) for entry in view.get("legal") or []
     ]
+    # The deck a tablet picks cards from, suit by suit: (suit code, suit's name, its cards).
+    card_suits: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     # Every command name the engine takes from JSON (the policy declares each one).
     command_types: frozenset[str] = frozenset()
     # Commands that put a card on the table: the shoe's job while one feeds the table.

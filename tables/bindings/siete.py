@@ -8,6 +8,7 @@ from typing import Any
 
 from tables import games
 from tables.engine import siete
+from tables.engine.siete import cards as siete_cards
 from tables.engine.siete import rules
 from tables.engine.siete.codec import SIETE_STATE_CODEC
 from tables.engine.siete.house_edge import house_edge, unit_variance
@@ -34,6 +35,12 @@ def unit_risk(mapping: Mapping[str, Any]) -> tuple[Fraction, Fraction]:
     return house_edge(settings), unit_variance(settings)
 
 
+# The 40-card Spanish deck, as the tablet's picker shows it.
+SPANISH_SUITS = tuple(
+    (suit, name, tuple(card for card in siete_cards.DECK if card.endswith(suit)))
+    for suit, name in siete_cards.SUIT_NAMES.items()
+)
+
 BINDING = games.GameBinding(
     key="siete_y_medio",
     engine=siete.SIETE,
@@ -43,6 +50,7 @@ BINDING = games.GameBinding(
     live_view=siete.live_view,
     audit_view=siete.audit_view,
     round_status=round_status,
+    card_suits=SPANISH_SUITS,
     state_codec=SIETE_STATE_CODEC,
     approval_commands=APPROVED,
     approval_fields=APPROVED,

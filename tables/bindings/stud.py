@@ -7,6 +7,7 @@ from typing import Any
 
 from tables import games
 from tables.engine import stud
+from tables.engine.poker import cards as poker_cards
 from tables.engine.stud import commands as stud_commands
 from tables.engine.stud import state as stud_state
 from tables.engine.stud.codec import STUD_STATE_CODEC
@@ -33,6 +34,13 @@ def parse_settings(mapping: Mapping[str, Any]) -> dict[str, Any]:
 
 def round_status(state: stud.StudState) -> str:
     return ROUND_STATUS.get(state.phase, games.ROUND_OPEN)
+
+
+# The 52-card French deck, as the tablet's picker shows it.
+FRENCH_SUITS = tuple(
+    (suit, symbol, tuple(rank + suit for rank in poker_cards.RANK_CHARS))
+    for suit, symbol in (("s", "♠"), ("h", "♥"), ("d", "♦"), ("c", "♣"))
+)
 
 
 def legal_entries(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -73,6 +81,7 @@ BINDING = games.GameBinding(
     state_codec=STUD_STATE_CODEC,
     round_opened_event="hand.started",
     legal_entries=legal_entries,
+    card_suits=FRENCH_SUITS,
     project_table=project_stacks,
     service_commands=frozenset({"start_hand"}),
     # The clock is the pit boss's call, like showing a mucked hand to the table.

@@ -18,6 +18,7 @@ from tables import games, policy
 from tables.models import Table
 from tables.pages import labels
 
+ROUND_OPEN = "round.open"  # the policy's name for POST .../rounds
 CARD_COMMANDS = frozenset({"record_card", "burn"})
 # Commands the tablet offers elsewhere (settings, shoe handling) or never (tests' hooks).
 NOT_BUTTONS = frozenset({"update_settings", "cut_card", "clock_expired", "ask_to_see"})
@@ -77,7 +78,10 @@ def actions_for(
     actions = []
     for entry in binding.legal_entries(view):
         command = str(entry.pop("type"))
-        if command not in may or command in NOT_BUTTONS:
+        # A command the service issues itself (Stud's hand start) is sent as the round's
+        # opening, so the policy is asked about that.
+        asked = ROUND_OPEN if command in binding.service_commands else command
+        if asked not in may or command in NOT_BUTTONS:
             continue
         if command == "record_payout":
             entry["amount"] = _net_of(view, entry.get("box"))

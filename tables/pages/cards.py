@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.engine.siete.cards import DECK as SPANISH_DECK
-from tables.engine.siete.cards import SUIT_NAMES as SPANISH_SUIT_NAMES
+from tables import games
 
 FRENCH_SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 FRENCH_RANKS = "23456789TJQKA"
-FRENCH_DECK = tuple(rank + suit for suit in "shdc" for rank in FRENCH_RANKS)
 
 
 def card_face(entry: dict[str, Any]) -> dict[str, Any]:
@@ -26,25 +24,7 @@ def _text(code: str) -> str:
     return code
 
 
-def _spanish_picker() -> list[dict[str, Any]]:
-    return [
-        {"suit": suit, "name": name, "cards": [c for c in SPANISH_DECK if c.endswith(suit)]}
-        for suit, name in SPANISH_SUIT_NAMES.items()
-    ]
-
-
-def _french_picker() -> list[dict[str, Any]]:
-    return [
-        {"suit": suit, "name": symbol, "cards": [c for c in FRENCH_DECK if c.endswith(suit)]}
-        for suit, symbol in FRENCH_SUITS.items()
-    ]
-
-
-# The deck each game is dealt from, by the game's key (as the shoe's feed knows it too).
-PICKERS = {"siete_y_medio": _spanish_picker, "seven_card_stud": _french_picker}
-
-
 def deck_for_game(game: str) -> list[dict[str, Any]]:
-    """The picker's cards, grouped by suit: the 40 Spanish cards or the 52 French ones."""
-    picker = PICKERS.get(game)
-    return picker() if picker is not None else []
+    """The picker's cards, grouped by suit, from the game's own deck (its binding)."""
+    suits = games.binding_for(game).card_suits
+    return [{"suit": suit, "name": name, "cards": list(cards)} for suit, name, cards in suits]
