@@ -120,9 +120,10 @@ def main() -> None:
     from django.contrib.auth.models import Group, User
     from rest_framework.test import APIClient
 
+    from reports.services import custody
     from tables.models import Table
     from tables.services import seating
-    from tables.services.floor import table_create, table_set_status
+    from tables.services.floor import dealer_assign, table_create, table_set_status
 
     boss, _ = User.objects.get_or_create(username="bench-boss")
     boss.groups.add(Group.objects.get(name="pit_boss"))
@@ -137,8 +138,13 @@ def main() -> None:
     stud_table = table_create(
         name=f"bench-stud-{suffix}", game="seven_card_stud", seat_count=8, settings=stud_settings
     )
-    for table in (siete_table, stud_table):
-        table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=boss)
+    table_set_status(table_id=siete_table.pk, status=Table.Status.OPEN, actor=boss)
+    # Seat buy-ins are custody buy-ins: the Stud table opens with a count.
+    dealer, _ = User.objects.get_or_create(username="bench-dealer")
+    dealer.groups.add(Group.objects.get(name="dealer"))
+    dealer_assign(table_id=stud_table.pk, dealer=dealer, by=boss)
+    custody.custody_open(table_id=stud_table.pk, pit_boss=boss, chips={"100": 10})
+    custody.count_confirm(table_id=stud_table.pk, dealer=dealer, closing=False)
     for seat in range(1, 9):
         seating.player_seat(table_id=stud_table.pk, seat=seat, player=f"p{seat}",
                             buy_in=100_000, actor=boss)  # fmt: skip

@@ -12,12 +12,12 @@ from tables.models import TableEvent
 
 
 class ChipCountSerializer(serializers.Serializer[None]):
-    dealer = serializers.CharField()
     chips = serializers.DictField(child=serializers.JSONField(), required=False, allow_null=True)
+    # Without a count, the pit boss must say so to carry the last closer over.
+    carry_over = serializers.BooleanField(required=False, default=False)
 
 
 class CloserSerializer(serializers.Serializer[None]):
-    dealer = serializers.CharField()
     chips = serializers.DictField(child=serializers.JSONField())
 
 

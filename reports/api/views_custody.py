@@ -50,7 +50,8 @@ class OpenerView(APIView):
     permission_classes = (IsPitBoss,)
 
     @extend_schema(
-        summary="Open the table for the shift with a chip count (or carry the last closer)",
+        summary="Count the chips to open the table (or carry the last closer over); the "
+        "table's dealer confirms the count",
         request=ChipCountSerializer,
         responses=RECORDED,
     )
@@ -61,9 +62,9 @@ class OpenerView(APIView):
             lambda key: recorded(
                 custody.custody_open(
                     table_id=table_id,
-                    dealer=data["dealer"],
                     pit_boss=acting_user(request),
                     chips=data.get("chips"),
+                    carry_over=data["carry_over"],
                     idempotency_key=key,
                 )
             ),
@@ -73,7 +74,11 @@ class OpenerView(APIView):
 class CloserView(APIView):
     permission_classes = (IsPitBoss,)
 
-    @extend_schema(summary="Close the table's shift", request=CloserSerializer, responses=RECORDED)
+    @extend_schema(
+        summary="Count the chips to close the table's shift; the table's dealer confirms",
+        request=CloserSerializer,
+        responses=RECORDED,
+    )
     def post(self, request: Request, table_id: int) -> Response:
         data = valid(CloserSerializer, request)
         return run_idempotently(
@@ -81,13 +86,43 @@ class CloserView(APIView):
             lambda key: recorded(
                 custody.custody_close(
                     table_id=table_id,
-                    dealer=data["dealer"],
                     pit_boss=acting_user(request),
                     chips=data["chips"],
                     idempotency_key=key,
                 )
             ),
         )
+
+
+class CountConfirmView(APIView):
+    """The table's dealer signs the pit boss's count with his own login."""
+
+    permission_classes = (IsFloorStaff,)
+    closing = False
+
+    @extend_schema(
+        summary="The table's dealer confirms the pit boss's count", request=None, responses=RECORDED
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                custody.count_confirm(
+                    table_id=table_id,
+                    dealer=acting_user(request),
+                    closing=self.closing,
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class OpenerConfirmView(CountConfirmView):
+    closing = False
+
+
+class CloserConfirmView(CountConfirmView):
+    closing = True
 
 
 class BuyInView(APIView):

@@ -74,10 +74,17 @@ def latest_report(kind: str, key: ShiftKey, scope: str) -> Report | None:
     )
 
 
+# What a re-run changes by itself: the stored version's number and when it was made.
+RUN_FIELDS = frozenset({"version", "reprint", "generated_at"})
+
+
 def same_inputs(stored: dict[str, Any], fresh: dict[str, Any]) -> bool:
-    return all(
-        stored[name] == fresh[name] for name in ("watermark", "provisional", "provisional_reasons")
-    )
+    """Whether `fresh` reports exactly what `stored` does: the same events covered (the
+    watermark) and the same content. Anything else is a new version."""
+    if any(stored[name] != fresh[name] for name in ("watermark", "provisional")):
+        return False
+    names = (set(stored) | set(fresh)) - RUN_FIELDS
+    return all(stored.get(name) == fresh.get(name) for name in names)
 
 
 def _build(

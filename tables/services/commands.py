@@ -48,12 +48,15 @@ class RoundProjection:
 
 
 current_round = engine_state.current_round
+latest_round = engine_state.latest_round
 
 
 def table_command(
     *,
     table_id: int,
-    command: Any,
+    command: Any = None,
+    command_for: Callable[[Table], Any] | None = None,
+    in_round: Round | None = None,
     actor: User | None,
     source: str,
     occurred_at: datetime | None = None,
@@ -62,18 +65,28 @@ def table_command(
 ) -> CommandOutcome:
     """Decide and record `command` on the table. Takes the table row lock.
 
-    Raises the engine's RuleError (nothing recorded) when the rules refuse the command.
-    `preamble` facts (an approval, say) are appended just before the engine's events.
+    Raises the engine's RuleError (nothing recorded) when the rules refuse the command, and
+    refuses any command at a closed table. `command_for`, instead of `command`, makes the
+    command from the locked table (the next round's, say). `in_round` is the closed round
+    the events belong to when none is in play (a correction of its payout). `preamble` facts
+    (an approval, say) are appended just before the engine's events.
     """
     with transaction.atomic():
         table = lock_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise NotAllowedNowError(
+                "The table is closed: nothing is played at it until it is opened.",
+                code="table_closed",
+            )
         binding = games.binding_for(table.game)
+        if command_for is not None:
+            command = command_for(table)
         before = engine_state.snapshot(table)
         events = binding.engine.decide(before.state, command)
         state = before.state
         for event in events:
             state = binding.engine.evolve(state, event)
-        round_ = before.round
+        round_ = before.round if before.round is not None else in_round
         if any(event.type == binding.round_opened_event for event in events):
             round_ = start_round_row(table, round_, actor)
         facts = [*preamble, *(NewFact(event.type, dict(event.data)) for event in events)]

@@ -15,11 +15,12 @@ from django.utils import timezone
 
 from tables import games, roles
 from tables.engine.errors import NotAllowedNowError, RuleError
-from tables.models import CorrectionRequest, TableEvent
+from tables.models import CorrectionRequest, Table, TableEvent
 from tables.services.append import NewFact
 from tables.services.commands import (
     CommandOutcome,
     current_round,
+    latest_round,
     lock_table,
     record,
     table_command,
@@ -47,7 +48,8 @@ def correction_request(
         _command(binding, command_type, command_data, requester, requester)
         correction = CorrectionRequest.objects.create(
             table=table,
-            round=current_round(table),
+            # The round in play or, between rounds, the last one (whose payouts it corrects).
+            round=current_round(table) or latest_round(table),
             command={"type": command_type, "data": dict(command_data)},
             reason=reason,
             requested_by=requested_by,
@@ -75,9 +77,19 @@ def correction_approve(*, correction_id: int, approver: User) -> CommandOutcome:
         correction.decided_at = timezone.now()
         correction.save(update_fields=["status", "decided_by", "decided_at"])
         approval = NewFact("correction.approved", _describe(correction))
+
+        def command_for(table: Table) -> Any:
+            if correction.round is not None and latest_round(table) != correction.round:
+                raise NotAllowedNowError(
+                    "Another round has started since this correction was asked for.",
+                    code="correction_round_passed",
+                )
+            return command
+
         return table_command(
             table_id=correction.table_id,
-            command=command,
+            command_for=command_for,
+            in_round=correction.round,
             actor=approver,
             source=SYSTEM,
             preamble=(approval,),

@@ -3,6 +3,8 @@
 Seating facts are table-level service facts on the log (`table.player_seated`,
 `table.chips_added`, `table.player_left`); the stacks a hand starts with come from the
 Seat rows, which the hand's own result (the engine's final stacks) brings up to date.
+Chips bought at a seat are cash in the drop box: each buy-in is also the shift's custody
+buy-in, admitted by the same ledger (so none is taken at a table without an opener).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from reports.services import custody
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Round, Seat, Table, TableEvent
 from tables.services.append import NewFact
@@ -62,6 +65,7 @@ def player_seat(*, table_id: int, seat: int, player: str, buy_in: int, actor: Us
         if Seat.objects.filter(table=table, player_label=player).exists():
             raise NotAllowedNowError(f"{player} is already seated here.", code="already_seated")
         amount = _chips(table, buy_in)
+        custody.buy_in_admit(table, amount, actor, TABLET)
         in_hand = hand_in_play(table)
         place.player_label = player
         place.stack, place.pending_chips = (0, amount) if in_hand else (amount, 0)
@@ -79,6 +83,7 @@ def chips_add(*, table_id: int, seat: int, amount: int, actor: User) -> Seat:
         if not place.player_label:
             raise NotAllowedNowError(f"Nobody sits at seat {seat}.", code="seat_empty")
         amount = _chips(table, amount)
+        custody.buy_in_admit(table, amount, actor, TABLET)
         if not hand_in_play(table):
             place.stack += amount
         else:
