@@ -9,7 +9,9 @@ class DevicesConfig(AppConfig):
 
     def ready(self) -> None:
         from devices.feed_check import online_shoe_feeds, shoe_hold_reason
+        from devices.registry.alerts import register_projector
         from tables.card_feeds import register_feed_check, register_hold_check
 
         register_feed_check(online_shoe_feeds)
         register_hold_check(shoe_hold_reason)
+        register_projector()

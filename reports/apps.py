@@ -6,3 +6,8 @@ class ReportsConfig(AppConfig):
 
     name = "reports"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from reports.projectors import register_projector
+
+        register_projector()

@@ -9,3 +9,6 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         from tables import bindings  # noqa: F401 - registers the game engines
+        from tables.services.projections import register_projectors
+
+        register_projectors()

@@ -32,7 +32,6 @@ from reports.models import Slip, SlipSeries
 from reports.services.custody import SYSTEM, TABLET, append_custody, session_shift
 from reports.services.signers import check_signer
 from reports.shifts import ShiftKey
-from reports.slips import cage_step
 from tables import roles
 from tables.engine.errors import InvalidInputError, RuleError
 from tables.models import Table, TableEvent
@@ -61,18 +60,8 @@ def slip_request(
         number = _next_slip_number(kind)
         fact = SlipRequested(kind, number, chips, pit_boss.get_username())
         apply_fact(shift_ledger(table, key), fact)
-        event = append_custody(table, key, fact, pit_boss, SYSTEM, occurred_at, idempotency_key)
-        Slip.objects.create(
-            slip_type=kind,
-            number=number,
-            table=table,
-            gaming_day=key.gaming_day,
-            shift=key.shift,
-            seq=event.seq,
-            issued_at=event.recorded_at,
-            stage=Slip.Stage.REQUESTED,
-        )
-        return event
+        # The `Slip` row is the projection of the request (reports.projectors).
+        return append_custody(table, key, fact, pit_boss, SYSTEM, occurred_at, idempotency_key)
 
 
 def slip_cage_sign(
@@ -88,10 +77,7 @@ def slip_cage_sign(
     slip's table."""
     check_signer(cashier.get_username(), roles.CASHIER)
     slip = _slip(slip_type, slip_number)
-    return _take_step(
-        slip, cashier, amounts, SlipCageSigned, SYSTEM, None, idempotency_key,
-        stage=cage_step(slip.slip_type), signed_at="cage_signed_at",
-    )  # fmt: skip
+    return _take_step(slip, cashier, amounts, SlipCageSigned, SYSTEM, None, idempotency_key)
 
 
 def slip_confirm(
@@ -109,7 +95,7 @@ def slip_confirm(
     slip = _slip(slip_type, slip_number)
     return _take_step(
         slip, dealer, amounts, SlipConfirmed, TABLET, occurred_at, idempotency_key,
-        stage=Slip.Stage.CONFIRMED, signed_at="confirmed_at", dealer_of_the_table=True,
+        dealer_of_the_table=True,
     )  # fmt: skip
 
 
@@ -122,12 +108,10 @@ def _take_step(
     occurred_at: datetime | None,
     idempotency_key: str | None,
     *,
-    stage: str,
-    signed_at: str,
     dealer_of_the_table: bool = False,
 ) -> TableEvent:
-    """Admit the signer's step through the table's ledger, log it, and move the `Slip` row to
-    `stage` with the step's time in its `signed_at` column."""
+    """Admit the signer's step through the table's ledger and log it (the `Slip` row moves
+    with it: reports.projectors)."""
     with transaction.atomic():
         table = lock_table(slip.table_id)
         if dealer_of_the_table and not is_current_dealer(signer, table):
@@ -142,9 +126,7 @@ def _take_step(
         chips = _counted_chips(ledger, table, slip, amounts)
         fact = step(_slip_type(slip.slip_type), slip.number, chips, signer.username)
         apply_fact(ledger, fact)
-        event = append_custody(table, key, fact, signer, source, occurred_at, idempotency_key)
-        Slip.objects.filter(pk=slip.pk).update(stage=stage, **{signed_at: event.recorded_at})
-        return event
+        return append_custody(table, key, fact, signer, source, occurred_at, idempotency_key)
 
 
 def slip_void(
@@ -168,9 +150,7 @@ def slip_void(
         kind = _slip_type(slip.slip_type)
         void = SlipVoided(kind, slip.number, reason.strip(), requested_by, approver.username)
         apply_fact(shift_ledger(table, key), void)
-        event = append_custody(table, key, void, approver, SYSTEM, None, idempotency_key)
-        Slip.objects.filter(pk=slip.pk).update(voided=True)
-        return event
+        return append_custody(table, key, void, approver, SYSTEM, None, idempotency_key)
 
 
 def _slip(slip_type: str, slip_number: int) -> Slip:

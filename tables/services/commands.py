@@ -19,15 +19,11 @@ from django.utils import timezone
 from tables import games
 from tables.engine.errors import NotAllowedNowError
 from tables.models import Round, Table, TableEvent
-from tables.services import engine_state, live
+from tables.services import engine_state, live, projectors
 from tables.services.append import NewFact, chain_facts
 from tables.services.append_statements import lock_table as lock_table  # the one lock, re-exported
 from tables.services.append_statements import write_append
-from tables.services.projections import (
-    ROUND_CLOSED_EVENT,
-    project_alerts,
-    set_round_projection,
-)
+from tables.services.projections import ROUND_CLOSED_EVENT, set_round_projection
 
 
 @dataclass(frozen=True)
@@ -54,6 +50,7 @@ latest_round = engine_state.latest_round
 def table_command(
     *,
     table_id: int,
+    locked: Table | None = None,
     command: Any = None,
     command_for: Callable[[Table], Any] | None = None,
     in_round: Round | None = None,
@@ -69,10 +66,36 @@ def table_command(
     refuses any command at a closed table. `command_for`, instead of `command`, makes the
     command from the locked table (the next round's, say). `in_round` is the closed round
     the events belong to when none is in play (a correction of its payout). `preamble` facts
-    (an approval, say) are appended just before the engine's events.
+    (an approval, say) are appended just before the engine's events. `locked` is the table
+    when the caller already holds its lock (the shoe's reader): one lock per command.
     """
+    head = (locked.head_seq, locked.head_hash) if locked is not None else None
+    try:
+        return _decide_and_record(
+            table_id, locked, command, command_for, in_round, actor, source, occurred_at,
+            idempotency_key, preamble,
+        )  # fmt: skip
+    except BaseException:
+        if locked is not None and head is not None:
+            # The savepoint undid the rows; the caller's table goes on from the head it had.
+            locked.head_seq, locked.head_hash = head
+        raise
+
+
+def _decide_and_record(
+    table_id: int,
+    locked: Table | None,
+    command: Any,
+    command_for: Callable[[Table], Any] | None,
+    in_round: Round | None,
+    actor: User | None,
+    source: str,
+    occurred_at: datetime | None,
+    idempotency_key: str | None,
+    preamble: tuple[NewFact, ...],
+) -> CommandOutcome:
     with transaction.atomic():
-        table = lock_table(table_id)
+        table = locked if locked is not None else lock_table(table_id)
         if table.status != Table.Status.OPEN:
             raise NotAllowedNowError(
                 "The table is closed: nothing is played at it until it is opened.",
@@ -91,9 +114,9 @@ def table_command(
             round_ = start_round_row(table, round_, actor)
         facts = [*preamble, *(NewFact(event.type, dict(event.data)) for event in events)]
         projection = _round_projection(round_, state, table) if round_ is not None else None
-        rows = record(table, round_, facts, actor, source, occurred_at, idempotency_key, projection)
-        if binding.project_table is not None:
-            binding.project_table(table, state, rows)
+        rows = record(
+            table, round_, facts, actor, source, occurred_at, idempotency_key, projection, state
+        )
         engine_state.remember(table, state, round_)
         return CommandOutcome(table=table, round=round_, events=rows, state=state)
 
@@ -140,8 +163,10 @@ def record(
     occurred_at: datetime | None,
     idempotency_key: str | None,
     projection: RoundProjection | None = None,
+    state: Any = None,
 ) -> list[TableEvent]:
-    """Append, save the head (and `projection`), project alerts, and publish after commit.
+    """Append, save the head (and `projection`), run the registered projectors (with the
+    engine `state` after the facts, when they are the engine's), and publish after commit.
 
     The caller holds the table lock."""
     if not facts:
@@ -159,7 +184,7 @@ def record(
         write_append(table, rows)
     else:
         write_append(table, rows, projection.round, projection.project(rows))
-    project_alerts(table, rows)
+    projectors.project(projectors.Projection(table, state), rows)
     notice = {
         "table": table.pk,
         "seq": table.head_seq,

@@ -66,12 +66,13 @@ def player_seat(*, table_id: int, seat: int, player: str, buy_in: int, actor: Us
             raise NotAllowedNowError(f"{player} is already seated here.", code="already_seated")
         amount = _chips(table, buy_in)
         custody.buy_in_admit(table, amount, actor, TABLET)
-        in_hand = hand_in_play(table)
-        place.player_label = player
-        place.stack, place.pending_chips = (0, amount) if in_hand else (amount, 0)
-        place.save(update_fields=["player_label", "stack", "pending_chips"])
-        fact = NewFact("table.player_seated", {"seat": seat, "player": player, "buy_in": amount})
+        # The seat's row is the projection of the fact (tables.services.projections).
+        fact = NewFact(
+            "table.player_seated",
+            {"seat": seat, "player": player, "buy_in": amount, "pending": hand_in_play(table)},
+        )
         record(table, None, [fact], actor, TABLET, None, None)
+        place.refresh_from_db()
         return place
 
 
@@ -84,15 +85,17 @@ def chips_add(*, table_id: int, seat: int, amount: int, actor: User) -> Seat:
             raise NotAllowedNowError(f"Nobody sits at seat {seat}.", code="seat_empty")
         amount = _chips(table, amount)
         custody.buy_in_admit(table, amount, actor, TABLET)
-        if not hand_in_play(table):
-            place.stack += amount
-        else:
-            place.pending_chips += amount
-        place.save(update_fields=["stack", "pending_chips"])
         fact = NewFact(
-            "table.chips_added", {"seat": seat, "player": place.player_label, "amount": amount}
+            "table.chips_added",
+            {
+                "seat": seat,
+                "player": place.player_label,
+                "amount": amount,
+                "pending": hand_in_play(table),
+            },
         )
         record(table, None, [fact], actor, TABLET, None, None)
+        place.refresh_from_db()
         return place
 
 
@@ -106,8 +109,6 @@ def player_leave(*, table_id: int, seat: int, actor: User) -> dict[str, Any]:
         if not place.player_label:
             raise NotAllowedNowError(f"Nobody sits at seat {seat}.", code="seat_empty")
         left = {"seat": seat, "player": place.player_label, "stack": place.stack}
-        place.player_label, place.stack, place.pending_chips = "", 0, 0
-        place.save(update_fields=["player_label", "stack", "pending_chips"])
         record(table, None, [NewFact("table.player_left", left)], actor, TABLET, None, None)
         return left
 

@@ -84,7 +84,8 @@ def test_the_dealer_confirms_his_own_opener_and_closer_with_his_login(
     response = dora.post(f"/api/reports/tables/{table}/closer/confirm")
     assert (response.status_code, response.json()["type"]) == (201, "custody.closer")
     ledger = shift_ledger(floor.refresh(), ShiftKey.from_payload(response.json()["payload"]))
-    assert ledger.opener is not None and ledger.closer is not None
+    assert ledger.opener is not None
+    assert ledger.closer is not None
     assert (ledger.opener.dealer, ledger.closer.dealer) == ("dora", "dora")
     assert ledger.count is None
 
