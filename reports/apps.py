@@ -8,6 +8,8 @@ class ReportsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from reports.kinds import register_builtin_kinds
         from reports.projectors import register_projector
 
         register_projector()
+        register_builtin_kinds()

@@ -152,6 +152,8 @@ def _shift_findings(
         table=table, seq__range=window, type__startswith="device."
     ).order_by("seq")
     for event in devices:
+        if event.payload.get("alert") is False:
+            continue  # a shoe heard from again, say: a fact, not an incident
         findings.device_incidents.append(
             DeviceIncident(
                 device=str(event.payload.get("serial") or event.payload.get("device", "")),

@@ -8,7 +8,7 @@ the same document always gives the same bytes and a re-render can be checked byt
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -18,31 +18,13 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer
 
+from reports import kinds
 from reports.builders.document import content_hash
 from reports.renderers.marking import markings
-from reports.renderers.pdf_audit import audit_sections
-from reports.renderers.pdf_sections import (
-    STYLES,
-    cashier_sections,
-    floor_summary_sections,
-    grid,
-    table_shift_sections,
-)
+from reports.renderers.pdf_sections import STYLES, grid
 
 CONTENT_TYPE = "application/pdf"
 
-TITLES = {
-    "table_shift": "Table shift report",
-    "floor_summary": "Floor summary",
-    "cashier": "Cashier (cage) report",
-    "audit": "Audit report",
-}
-SECTIONS: dict[str, Callable[[Mapping[str, Any]], list[Flowable]]] = {
-    "table_shift": table_shift_sections,
-    "floor_summary": floor_summary_sections,
-    "cashier": cashier_sections,
-    "audit": audit_sections,
-}
 ROLE_NAMES = {
     "dealer": "Dealer",
     "pit_boss": "Pit boss",
@@ -69,7 +51,8 @@ def render_pdf(document: Mapping[str, Any]) -> bytes:
         topMargin=20 * mm,
         bottomMargin=18 * mm,
     )
-    story = [*_heading(document, title), *SECTIONS[document["kind"]](document)]
+    sections = kinds.kind_for(document["kind"]).pdf_sections(document)
+    story = [*_heading(document, title), *sections]
     story += _signature_block(document)
     story.append(Spacer(1, 4 * mm))
     story.append(Paragraph(f"Document SHA-256: {content_hash(document)}", STYLES["small"]))
@@ -82,8 +65,9 @@ def render_pdf(document: Mapping[str, Any]) -> bytes:
 
 
 def _title(document: Mapping[str, Any]) -> str:
-    title = TITLES[document["kind"]]
-    if document["kind"] == "table_shift":
+    kind = kinds.kind_for(document["kind"])
+    title = kind.title
+    if kind.per_table:
         table = document["table"]
         title += f": {table['name']} ({table['id']})"
     return title

@@ -16,6 +16,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from reports import kinds
 from reports.builders.document import Document, ReportContext, content_hash
 from reports.inputs.audit import AuditFindings
 from reports.models import JobRun, Report
@@ -95,27 +96,13 @@ def _build(
     allow_provisional: bool,
     inputs: _Inputs,
 ) -> Document:
-    if kind == Report.Kind.TABLE_SHIFT:
-        assert table is not None
-        return documents.table_shift_document(
-            table, key, context, allow_provisional=allow_provisional
-        )
-    if kind == Report.Kind.CASHIER:
-        return documents.cashier_document(key, context, allow_provisional=allow_provisional)
-    if kind == Report.Kind.AUDIT:
-        return documents.audit_document(
-            key, context, allow_provisional=allow_provisional, findings=inputs.audit_findings
-        )
-    if kind == Report.Kind.FLOOR_SUMMARY:
-        return documents.floor_summary_document(
-            _table_documents(key, inputs.table_report_ids),
-            context,
-            allow_provisional=allow_provisional,
-        )
-    raise ValueError(f"unknown report kind {kind!r}")
+    request = kinds.BuildRequest(
+        key, context, table, allow_provisional, inputs.table_report_ids, inputs.audit_findings
+    )
+    return kinds.kind_for(kind).build(request)
 
 
-def _table_documents(key: ShiftKey, report_ids: list[int] | None) -> list[dict[str, Any]]:
+def table_documents(key: ShiftKey, report_ids: list[int] | None) -> list[dict[str, Any]]:
     """The table reports a chord just stored, or else each table's report, made if missing."""
     if report_ids is not None:
         stored = Report.objects.filter(pk__in=report_ids, kind=Report.Kind.TABLE_SHIFT)
