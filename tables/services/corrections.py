@@ -42,6 +42,11 @@ def correction_request(
         raise RuleError("Say why the correction is needed.", code="reason_required", status=422)
     with transaction.atomic():
         table = lock_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise NotAllowedNowError(
+                "The table is closed: its rounds can no longer be corrected here.",
+                code="table_closed",
+            )
         binding = games.binding_for(table.game)
         requester = requested_by.get_username()
         # Parsed now, with the names it will carry, so a malformed request is refused at once.

@@ -20,6 +20,7 @@ from tables.services import seating
 from tables.services.commands import table_command
 from tables.services.corrections import correction_approve, correction_request
 from tables.services.floor import round_close, round_open, table_create, table_set_status
+from tables.services.rebuild import rebuild_projections
 from tests.reports.custody_floor import OPENING_CHIPS, Floor, close_books, open_books, past_shift
 
 pytestmark = pytest.mark.django_db
@@ -91,11 +92,23 @@ def test_the_dealer_confirms_his_own_opener_and_closer_with_his_login(
 
 
 def test_nothing_is_recorded_at_a_closed_table(floor: Floor) -> None:
-    past_shift(floor)
+    _shift_with_a_round(floor, payout=None)
+    _close(floor)
     head = floor.refresh().head_seq
+    table = floor.table.pk
     for attempt in (
-        lambda: round_open(table_id=floor.table.pk, actor=floor.dealer),
-        lambda: custody.buy_in_record(table_id=floor.table.pk, amount=500, actor=floor.dealer),
+        lambda: round_open(table_id=table, actor=floor.dealer),
+        lambda: custody.buy_in_record(table_id=table, amount=500, actor=floor.dealer),
+        lambda: table_command(
+            table_id=table, command=siete.RecordPayout(1, 20), actor=floor.dealer, source="tablet"
+        ),
+        lambda: correction_request(
+            table_id=table,
+            command_type="void_round",
+            command_data={"reason": "late"},
+            reason="late",
+            requested_by=floor.pit_boss,
+        ),
     ):
         with pytest.raises(RuleError) as refused:
             attempt()
@@ -129,7 +142,9 @@ def test_no_player_sits_down_at_a_stud_table_without_an_opener(floor: Floor) -> 
     assert not Seat.objects.filter(table=stud).exclude(player_label="").exists()
 
 
-def _shift_with_a_round(floor: Floor, *, typed_card: bool = False) -> ShiftKey:
+def _shift_with_a_round(
+    floor: Floor, *, typed_card: bool = False, payout: int | None = 10
+) -> ShiftKey:
     """A past shift's opener and one settled round: box 1 stands on 7 against the bank's 5,
     and the dealer records a payout of 10 where the rules pay 20."""
     clock = floor_clock()
@@ -152,9 +167,11 @@ def _shift_with_a_round(floor: Floor, *, typed_card: bool = False) -> ShiftKey:
         (siete.Stand(1), "tablet"),
         (siete.RevealBank(), "tablet"),
         (siete.RecordCard("1B", source="shoe"), "shoe"),
-        (siete.RecordPayout(1, 10), "tablet"),
     ):
         table_command(table_id=table, command=command, actor=floor.dealer, source=source)
+    if payout is not None:
+        command = siete.RecordPayout(1, payout)
+        table_command(table_id=table, command=command, actor=floor.dealer, source="tablet")
     return key
 
 
@@ -209,3 +226,18 @@ def test_a_report_rerun_after_new_events_of_its_shift_is_a_new_version(floor: Fl
     assert second.version == first.version + 1
     assert second.watermark[floor.table.name] > first.watermark[floor.table.name]
     assert produce_report("table_shift", key, table=floor.table).pk == second.pk
+
+
+def test_a_report_rerun_after_its_rounds_are_rebuilt_from_the_log_is_a_new_version(
+    floor: Floor,
+) -> None:
+    key = _shift_with_a_round(floor)
+    _close(floor)
+    custody.drop_count(table_id=floor.table.pk, amount=20, counted_by=floor.cashier)
+    Round.objects.filter(table=floor.table).update(state={})  # a projection gone wrong
+    stale = produce_report("table_shift", key, table=floor.table)
+    rebuild_projections(table_id=floor.table.pk)
+    fresh = produce_report("table_shift", key, table=floor.table)
+    assert fresh.version == stale.version + 1
+    assert fresh.watermark == stale.watermark  # the same events, now reported right
+    assert fresh.document["rounds"] != stale.document["rounds"]
