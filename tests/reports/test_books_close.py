@@ -170,8 +170,8 @@ def _shift_with_a_round(
     ):
         table_command(table_id=table, command=command, actor=floor.dealer, source=source)
     if payout is not None:
-        command = siete.RecordPayout(1, payout)
-        table_command(table_id=table, command=command, actor=floor.dealer, source="tablet")
+        paid = siete.RecordPayout(1, payout)
+        table_command(table_id=table, command=paid, actor=floor.dealer, source="tablet")
     return key
 
 
