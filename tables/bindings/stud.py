@@ -7,6 +7,7 @@ from typing import Any
 
 from tables import games
 from tables.engine import stud
+from tables.engine.stud import commands as stud_commands
 from tables.engine.stud import state as stud_state
 from tables.services.seating import project_stacks, start_hand_command
 
@@ -19,6 +20,13 @@ ROUND_STATUS = {
 
 def parse_settings(mapping: Mapping[str, Any]) -> dict[str, Any]:
     return stud.StudSettings.from_mapping(mapping).to_mapping()
+
+
+def shoe_card(state: Any, card: str, physical_id: str | None, source: str) -> Any:
+    """A card is the burn when one is due before a street, else dealt to the next seat."""
+    if state.phase == stud_state.DEALING and state.burn_open:
+        return stud_commands.Burn(card, physical_id=physical_id, source=source)
+    return stud_commands.RecordCard(card, seat=None, physical_id=physical_id, source=source)
 
 
 def round_status(state: stud.StudState) -> str:
@@ -40,4 +48,6 @@ BINDING = games.GameBinding(
     pit_boss_commands=frozenset({"show_mucked"}),
     approval_commands=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
     approval_fields=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
+    shoe_deck="french",
+    shoe_card_command=shoe_card,
 )
