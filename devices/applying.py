@@ -79,6 +79,7 @@ def _status_alert(table: Table, reading: feeding.Reading) -> tuple[str, str, dic
 
 
 def apply_card(table: Table, card: str, physical_id: str | None) -> Applied:
+    """The caller holds the table lock (`table` is the locked row)."""
     state = engine_state.current_state(table)
     try:
         command = feeding.card_command(table.game, state, card, physical_id)
@@ -88,7 +89,9 @@ def apply_card(table: Table, card: str, physical_id: str | None) -> Applied:
             Verdict.REJECTED, "game_not_dealt_by_shoe", alert=("card_refused", message, {})
         )
     try:
-        outcome = table_command(table_id=table.pk, command=command, actor=None, source="shoe")
+        outcome = table_command(
+            table_id=table.pk, locked=table, command=command, actor=None, source="shoe"
+        )
     except RuleError as refusal:
         return _refused(refusal)
     first = card_row(outcome.events)
@@ -133,7 +136,9 @@ def _apply_cut_card(table: Table) -> Applied:
     if command is None:
         return Applied(Verdict.ACCEPTED, "no_cut_card_in_this_game")
     try:
-        outcome = table_command(table_id=table.pk, command=command, actor=None, source="shoe")
+        outcome = table_command(
+            table_id=table.pk, locked=table, command=command, actor=None, source="shoe"
+        )
     except RuleError as refusal:
         return Applied(Verdict.REJECTED, refusal.code)
     return Applied(Verdict.ACCEPTED, "", card_row(outcome.events))

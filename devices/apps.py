@@ -9,6 +9,7 @@ class DevicesConfig(AppConfig):
 
     def ready(self) -> None:
         from devices.feed_check import feed_status, online_shoe_feeds, shoe_hold_reason
+        from devices.registry.alerts import register_projector
         from tables.card_feeds import (
             register_feed_check,
             register_hold_check,
@@ -18,3 +19,4 @@ class DevicesConfig(AppConfig):
         register_feed_check(online_shoe_feeds)
         register_hold_check(shoe_hold_reason)
         register_status_check(feed_status)
+        register_projector()

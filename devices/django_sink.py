@@ -292,7 +292,7 @@ def _follow_up(event: DeviceEvent, table: Any, applied: applying.Applied) -> Non
         kind, message, details = applied.alert
         raise_device_alert(
             device=event.device,
-            table_id=table.pk,
+            table=table,
             kind=kind,
             message=message,
             details={**details, "device_event": event.pk},

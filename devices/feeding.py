@@ -22,13 +22,10 @@ from devices.codec.messages import (
     ShoeLoaded,
     Tamper,
 )
-from tables.engine import siete
-from tables.engine.stud import commands as stud_commands
-from tables.engine.stud import state as stud_state
+from tables import games
 
-SIETE_GAME = "siete_y_medio"
-STUD_GAME = "seven_card_stud"
-DECK_OF_GAME = {SIETE_GAME: DeckType.SPANISH, STUD_GAME: DeckType.FRENCH}
+# The decks a game's binding names (GameBinding.shoe_deck).
+DECKS = {"spanish": DeckType.SPANISH, "french": DeckType.FRENCH}
 
 CARD = "card"
 MISREAD = "misread"
@@ -49,7 +46,10 @@ class Reading:
 
 
 def deck_for(game: str) -> DeckType | None:
-    return DECK_OF_GAME.get(game)
+    binding = games.find_binding(game)
+    if binding is None or binding.shoe_deck is None:
+        return None
+    return DECKS[binding.shoe_deck]
 
 
 def read_message(message: Message, deck: DeckType | None) -> Reading:
@@ -76,19 +76,18 @@ def card_command(
 
     `source` is "tablet" when the dealer entered a card the shoe could not read.
     """
-    if game == SIETE_GAME:
-        return siete.RecordCard(card, physical_id=physical_id, source=source)
-    if game == STUD_GAME:
-        burn_due = state.phase == stud_state.DEALING and state.burn_open
-        if burn_due:
-            return stud_commands.Burn(card, physical_id=physical_id, source=source)
-        return stud_commands.RecordCard(card, seat=None, physical_id=physical_id, source=source)
-    raise ValueError(f"no shoe feeding for the game {game!r}")
+    binding = games.find_binding(game)
+    if binding is None or binding.shoe_card_command is None:
+        raise ValueError(f"no shoe feeding for the game {game!r}")
+    return binding.shoe_card_command(state, card, physical_id, source)
 
 
 def cut_card_command(game: str) -> Any | None:
-    """Siete y Medio deals to the cut card (`shuffle: cut_card`); Stud has no cut card."""
-    return siete.CutCard() if game == SIETE_GAME else None
+    """The game's command for the cut card, if it deals to one."""
+    binding = games.find_binding(game)
+    if binding is None or binding.shoe_cut_card_command is None:
+        return None
+    return binding.shoe_cut_card_command()
 
 
 def _payload(message: Message) -> dict[str, Any]:

@@ -188,6 +188,11 @@ class DeviceIncident(models.Model):
     details = models.JSONField(default=dict)
     table = models.ForeignKey(Table, on_delete=models.PROTECT, null=True, blank=True)
     alert = models.ForeignKey(Alert, on_delete=models.PROTECT, null=True, blank=True)
+    # The `device.<kind>` fact on the table's log this row is projected from (none when the
+    # shoe served no table).
+    event = models.OneToOneField(
+        TableEvent, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     occurred_at = models.DateTimeField()
 
     class Meta:

@@ -10,3 +10,8 @@ class ReportsConfig(AppConfig):
     def ready(self) -> None:
         # A slip's void is a two-person step the table corrections carry out.
         import reports.services.slips  # noqa: F401
+        from reports.kinds import register_builtin_kinds
+        from reports.projectors import register_projector
+
+        register_projector()
+        register_builtin_kinds()

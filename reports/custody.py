@@ -46,6 +46,7 @@ from tables.engine.errors import InvalidInputError, NotAllowedNowError
 __all__ = [
     "SLIP_TYPES",
     "BuyIn",
+    "ChipsCounted",
     "Closer",
     "Credit",
     "CustodyFact",
@@ -96,6 +97,20 @@ class Closer:
 
 
 @dataclass(frozen=True)
+class ChipsCounted:
+    """The pit boss's count of the tray, for an opener (or, ``closing``, a closer), waiting
+    for the table's dealer to confirm it with his own signature."""
+
+    chips: Mapping[int, int]
+    pit_boss: str
+    closing: bool = False
+    carried_over: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "chips", frozen_chips(self.chips))
+
+
+@dataclass(frozen=True)
 class BuyIn:
     """Cash changed for chips at the table; the sum is the estimated drop."""
 
@@ -111,7 +126,8 @@ class DropCounted:
 
 
 CustodyFact = (
-    Opener
+    ChipsCounted
+    | Opener
     | Closer
     | Fill
     | Credit
@@ -133,6 +149,8 @@ class CustodyLedger:
     slip_series: Mapping[SlipType, frozenset[int]] | None = None
     opener: Opener | None = None
     closer: Closer | None = None
+    # A count the dealer has not confirmed yet.
+    count: ChipsCounted | None = None
     slips: SlipBook = field(default_factory=SlipBook)
     buy_ins: tuple[BuyIn, ...] = ()
     drop: DropCounted | None = None
@@ -205,6 +223,8 @@ def fold_custody(ledger: CustodyLedger, facts: Iterable[CustodyFact]) -> Custody
 def apply_fact(ledger: CustodyLedger, fact: CustodyFact) -> CustodyLedger:
     """The ledger with ``fact`` recorded, or a :class:`RuleError` saying why it cannot be."""
     match fact:
+        case ChipsCounted():
+            return _count_chips(ledger, fact)
         case Opener():
             return _open(ledger, fact)
         case Closer():
@@ -257,7 +277,7 @@ def _with_slips(
 ) -> CustodyLedger:
     """``still_open``: the step moves chips between the cage and the table, so it must come
     before the closer counted the tray (the slip's own checks come first: they say more)."""
-    if still_open and ledger.closer is not None:
+    if still_open and (ledger.closer is not None or _closing_counted(ledger)):
         raise NotAllowedNowError(
             "The table is closed: this slip can no longer be completed; void it.",
             code="table_closed",
@@ -265,17 +285,55 @@ def _with_slips(
     return replace(ledger, slips=slips)
 
 
+def _count_chips(ledger: CustodyLedger, count: ChipsCounted) -> CustodyLedger:
+    """A count waits for the dealer; a recount before he confirms replaces it."""
+    if count.closing:
+        _verify_can_close(ledger)
+    elif ledger.opener is not None:
+        raise NotAllowedNowError(
+            "This table already has an opener for the shift.", code="second_opener"
+        )
+    verify_chips(count.chips, ledger.denominations)
+    verify_signers((count.pit_boss,), "the count")
+    return replace(ledger, count=count)
+
+
+def _verify_confirms_count(ledger: CustodyLedger, signed: Opener | Closer) -> None:
+    """The dealer confirms exactly the pit boss's count (a log from before counts were
+    confirmed holds openers and closers signed at once, with no count)."""
+    count = ledger.count
+    if count is None:
+        return
+    if count.closing != isinstance(signed, Closer) or (count.chips, count.pit_boss) != (
+        signed.chips,
+        signed.pit_boss,
+    ):
+        raise NotAllowedNowError(
+            "This is not the count the pit boss made; confirm that one or ask for a recount.",
+            code="count_mismatch",
+        )
+
+
 def _open(ledger: CustodyLedger, opener: Opener) -> CustodyLedger:
     if ledger.opener is not None:
         raise NotAllowedNowError(
             "This table already has an opener for the shift.", code="second_opener"
         )
+    _verify_confirms_count(ledger, opener)
     verify_chips(opener.chips, ledger.denominations)
     verify_signers((opener.dealer, opener.pit_boss), "the opener")
-    return replace(ledger, opener=opener)
+    return replace(ledger, opener=opener, count=None)
 
 
 def _close(ledger: CustodyLedger, closer: Closer) -> CustodyLedger:
+    _verify_can_close(ledger)
+    _verify_confirms_count(ledger, closer)
+    verify_chips(closer.chips, ledger.denominations)
+    verify_signers((closer.dealer, closer.pit_boss), "the closer")
+    return replace(ledger, closer=closer, count=None)
+
+
+def _verify_can_close(ledger: CustodyLedger) -> None:
     if ledger.opener is None:
         raise NotAllowedNowError(
             "The table cannot be closed: no opener was entered for this shift.",
@@ -285,9 +343,6 @@ def _close(ledger: CustodyLedger, closer: Closer) -> CustodyLedger:
         raise NotAllowedNowError(
             "This table already has a closer for the shift.", code="second_closer"
         )
-    verify_chips(closer.chips, ledger.denominations)
-    verify_signers((closer.dealer, closer.pit_boss), "the closer")
-    return replace(ledger, closer=closer)
 
 
 def _count_drop(ledger: CustodyLedger, drop: DropCounted) -> CustodyLedger:
@@ -311,8 +366,13 @@ def _verify_table_open(ledger: CustodyLedger, action: str) -> None:
         raise NotAllowedNowError(
             f"Cannot {action}: the table has no opener yet.", code="table_not_open"
         )
-    if ledger.closer is not None:
+    if ledger.closer is not None or _closing_counted(ledger):
         raise NotAllowedNowError(f"Cannot {action}: the table is closed.", code="table_closed")
+
+
+def _closing_counted(ledger: CustodyLedger) -> bool:
+    """The tray is counted for the closer: no chips move any more, whether confirmed or not."""
+    return ledger.count is not None and ledger.count.closing
 
 
 def _verify_slip_number(ledger: CustodyLedger, slip_type: SlipType, number: int) -> None:

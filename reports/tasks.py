@@ -19,6 +19,7 @@ from django.db.models import F
 from django.db.models.functions import Least
 from django.utils import timezone
 
+from reports import kinds
 from reports.builders.period import PERIOD_KINDS
 from reports.inputs.audit import (
     findings_from_json,
@@ -263,28 +264,52 @@ def start_run(
         "reprint": reprint,
         "allow_provisional": allow_provisional,
     }
-    args = (key.gaming_day.isoformat(), key.shift, reprint, allow_provisional)
     table_ids = list(Table.objects.order_by("name").values_list("pk", flat=True))
-    if kind in (Report.Kind.FLOOR_SUMMARY, Report.Kind.AUDIT):
+    spec = kinds.kind_for(kind)
+    if spec.by_table_progress:
         detail["tables"] = len(table_ids)
     job = _job_with(job, kind, detail)
-    if kind == Report.Kind.FLOOR_SUMMARY:
-        header = [
-            table_shift_report.si(None, pk, args[0], args[1], False, True, str(job.pk))
-            for pk in table_ids
-        ]
-        chord(header)(floor_summary_report.s(str(job.pk), *args))
-    elif kind == Report.Kind.AUDIT:
-        checks = [audit_table_findings.si(pk, args[0], args[1], str(job.pk)) for pk in table_ids]
-        chord(checks)(audit_report.s(str(job.pk), *args))
-    elif kind in PERIOD_KINDS:
-        period_report.delay(str(job.pk), kind, args[0], reprint, allow_provisional)
-    elif kind == Report.Kind.TABLE_SHIFT:
-        assert table_id is not None, "a table shift report names its table"
-        table_shift_report.delay(str(job.pk), table_id, *args)
+    request = kinds.RunRequest(job, key, table_id, table_ids, reprint, allow_provisional)
+    if spec.start is not None:
+        spec.start(request)
     else:
-        shift_level_report.delay(str(job.pk), kind, *args)
+        shift_level_report.delay(str(job.pk), kind, *_run_args(request))
     return job
+
+
+def _run_args(request: kinds.RunRequest) -> tuple[str, str, bool, bool]:
+    key = request.key
+    return (key.gaming_day.isoformat(), key.shift, request.reprint, request.allow_provisional)
+
+
+def start_floor_summary(request: kinds.RunRequest) -> None:
+    """Every table's shift report in a chord's header, the floor summary its body."""
+    args, job_id = _run_args(request), str(request.job.pk)
+    header = [
+        table_shift_report.si(None, pk, args[0], args[1], False, True, job_id)
+        for pk in request.table_ids
+    ]
+    chord(header)(floor_summary_report.s(job_id, *args))
+
+
+def start_audit(request: kinds.RunRequest) -> None:
+    """Each table's findings in a chord's header, the audit its body."""
+    args, job_id = _run_args(request), str(request.job.pk)
+    checks = [audit_table_findings.si(pk, args[0], args[1], job_id) for pk in request.table_ids]
+    chord(checks)(audit_report.s(job_id, *args))
+
+
+def start_period(request: kinds.RunRequest) -> None:
+    """The day's, the month's or the year's totals, one job."""
+    period_report.delay(
+        str(request.job.pk), request.job.kind, request.key.gaming_day.isoformat(),
+        request.reprint, request.allow_provisional,
+    )  # fmt: skip
+
+
+def start_table_shift(request: kinds.RunRequest) -> None:
+    assert request.table_id is not None, "a table shift report names its table"
+    table_shift_report.delay(str(request.job.pk), request.table_id, *_run_args(request))
 
 
 def _job_with(job: JobRun | None, kind: str, detail: dict[str, Any]) -> JobRun:

@@ -11,3 +11,6 @@ class TablesConfig(AppConfig):
         # Imported for their side effects: the game engines register themselves, and tokens
         # end when a password changes.
         from tables import auth_tokens, bindings  # noqa: F401
+        from tables.services.projections import register_projectors
+
+        register_projectors()

@@ -77,6 +77,12 @@ class GameBinding:
     # round summary's rows (the summary holds every game's rows; the others do not apply).
     report_figures: tuple[str, ...] = ("drop", "drop_source", "estimated_drop", "revenue")
     report_round_rows: tuple[str, ...] = ("hands_played", "rounds_voided", "handle")
+    # The card-reading shoe: the deck it holds ("spanish", "french"; None: no shoe deals
+    # here), the command a card read (or entered, `source` "tablet") becomes for whoever the
+    # state says is due, and the command for the cut card (None: the game has none).
+    shoe_deck: str | None = None
+    shoe_card_command: Callable[[Any, str, str | None, str], Any] | None = None
+    shoe_cut_card_command: Callable[[], Any] | None = None
 
 
 _REGISTRY: dict[str, GameBinding] = {}
@@ -94,6 +100,13 @@ def register_loader(key: str, loader: Callable[[], GameBinding]) -> None:
 
 def unregister(key: str) -> None:
     _REGISTRY.pop(key, None)
+
+
+def find_binding(game_key: str) -> GameBinding | None:
+    """The game's binding, or None where no engine plays it."""
+    if game_key not in _REGISTRY and game_key in _LOADERS:
+        register(_LOADERS[game_key]())
+    return _REGISTRY.get(game_key)
 
 
 def binding_for(game_key: str) -> GameBinding:

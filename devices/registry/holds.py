@@ -81,6 +81,7 @@ def misread_resolve(
         )
         outcome = table_command(
             table_id=table.pk,
+            locked=table,
             command=command,
             actor=requested_by,
             source="tablet",
@@ -98,7 +99,8 @@ def misread_resolve(
 
 
 def release_waiting_cards(table: Table) -> None:
-    """Deal the shoe cards that waited behind a hold, in draw order, up to the next hold."""
+    """Deal the shoe cards that waited behind a hold, in draw order, up to the next hold. The
+    caller holds the table lock."""
     waiting = DeviceEvent.objects.filter(
         table=table, verdict=DeviceEvent.Verdict.HELD, reason=applying.WAITING_FOR_MISREAD
     ).order_by("id")
@@ -113,7 +115,7 @@ def release_waiting_cards(table: Table) -> None:
             kind, message, details = result.alert
             details = {**details, "device_event": event.pk}
             raise_device_alert(
-                device=event.device, table_id=table.pk, kind=kind, message=message, details=details
+                device=event.device, table=table, kind=kind, message=message, details=details
             )
         if result.opens_hold:
             open_hold(event, table)

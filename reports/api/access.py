@@ -10,21 +10,16 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from reports.models import Report
+from reports import kinds
 from tables import roles
-
-KINDS_BY_ROLE: dict[str, frozenset[str]] = {
-    roles.AUDITOR: frozenset(Report.Kind.values),
-    roles.CASHIER: frozenset({Report.Kind.CASHIER}),
-    roles.PIT_BOSS: frozenset({Report.Kind.TABLE_SHIFT, Report.Kind.FLOOR_SUMMARY}),
-}
 
 
 def visible_kinds(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
-    kinds: frozenset[str] = frozenset()
-    for role in roles.roles_of(user):
-        kinds |= KINDS_BY_ROLE.get(role, frozenset())
-    return kinds
+    """The auditor sees every kind; anyone else the kinds that name one of his roles."""
+    held = roles.roles_of(user)
+    if roles.AUDITOR in held:
+        return frozenset(kinds.keys())
+    return frozenset(kind.key for kind in kinds.registered() if kind.seen_by & held)
 
 
 def check_can_see(user: AbstractBaseUser | AnonymousUser, kind: str) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
+from reports import kinds
 from reports.models import CageFigures, JobRun, Report
 from tables.models import TableEvent
 
@@ -23,12 +24,12 @@ def bounded_total(value: Any, maximum: int, what: str) -> Any:
 
 
 class ChipCountSerializer(serializers.Serializer[None]):
-    dealer = serializers.CharField()
     chips = serializers.DictField(child=serializers.JSONField(), required=False, allow_null=True)
+    # Without a count, the pit boss must say so to carry the last closer over.
+    carry_over = serializers.BooleanField(required=False, default=False)
 
 
 class CloserSerializer(serializers.Serializer[None]):
-    dealer = serializers.CharField()
     chips = serializers.DictField(child=serializers.JSONField())
 
 
@@ -150,7 +151,7 @@ class ReportDetailSerializer(ReportSerializer):
 
 
 class RunRequestSerializer(serializers.Serializer[None]):
-    kind = serializers.CharField(help_text="table_shift, floor_summary, cashier or audit")
+    kind = serializers.CharField(help_text="a report kind: table_shift, floor_summary, cashier, …")
     gaming_day = serializers.DateField()
     shift = serializers.CharField(max_length=32)
     table = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
@@ -158,7 +159,7 @@ class RunRequestSerializer(serializers.Serializer[None]):
     allow_provisional = serializers.BooleanField(default=True)
 
     def validate_kind(self, value: str) -> str:
-        if value not in Report.Kind.values:
+        if value not in kinds.keys():  # noqa: SIM118 - the registry, not a dict
             raise serializers.ValidationError(f"{value!r} is not a kind of report.")
         return value
 

@@ -20,6 +20,16 @@ urlpatterns = [
     path("tables/<int:table_id>/opener", custody.OpenerView.as_view(), name="custody-opener"),
     path("tables/<int:table_id>/closer", custody.CloserView.as_view(), name="custody-closer"),
     path(
+        "tables/<int:table_id>/opener/confirm",
+        custody.OpenerConfirmView.as_view(),
+        name="custody-opener-confirm",
+    ),
+    path(
+        "tables/<int:table_id>/closer/confirm",
+        custody.CloserConfirmView.as_view(),
+        name="custody-closer-confirm",
+    ),
+    path(
         "tables/<int:table_id>/fills",
         slips.SlipRequestView.as_view(slip_type="fill"),
         name="custody-fills",

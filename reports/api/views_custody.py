@@ -48,7 +48,8 @@ class OpenerView(APIView):
 
     @extend_schema(
         description=described("custody.open"),
-        summary="Open the table for the shift with a chip count (or carry the last closer)",
+        summary="Count the chips to open the table (or carry the last closer over); the "
+        "table's dealer confirms the count",
         request=ChipCountSerializer,
         responses=RECORDED,
     )
@@ -59,9 +60,9 @@ class OpenerView(APIView):
             lambda key: recorded(
                 custody.custody_open(
                     table_id=table_id,
-                    dealer=data["dealer"],
                     pit_boss=acting_user(request),
                     chips=data.get("chips"),
+                    carry_over=data["carry_over"],
                     idempotency_key=key,
                 )
             ),
@@ -74,7 +75,7 @@ class CloserView(APIView):
 
     @extend_schema(
         description=described("custody.close"),
-        summary="Close the table's shift",
+        summary="Count the chips to close the table's shift; the table's dealer confirms",
         request=CloserSerializer,
         responses=RECORDED,
     )
@@ -85,13 +86,47 @@ class CloserView(APIView):
             lambda key: recorded(
                 custody.custody_close(
                     table_id=table_id,
-                    dealer=data["dealer"],
                     pit_boss=acting_user(request),
                     chips=data["chips"],
                     idempotency_key=key,
                 )
             ),
         )
+
+
+class CountConfirmView(APIView):
+    """The table's dealer signs the pit boss's count with his own login."""
+
+    permission_classes = (Declared,)
+    policy_commands = {"POST": "custody.confirm"}
+    closing = False
+
+    @extend_schema(
+        summary="The table's dealer confirms the pit boss's count",
+        description=described("custody.confirm"),
+        request=None,
+        responses=RECORDED,
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        return run_idempotently(
+            request,
+            lambda key: recorded(
+                custody.count_confirm(
+                    table_id=table_id,
+                    dealer=acting_user(request),
+                    closing=self.closing,
+                    idempotency_key=key,
+                )
+            ),
+        )
+
+
+class OpenerConfirmView(CountConfirmView):
+    closing = False
+
+
+class CloserConfirmView(CountConfirmView):
+    closing = True
 
 
 class BuyInView(APIView):

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from reports import kinds
 from reports.api.access import check_can_see, visible_kinds
 from reports.api.serializers import (
     JobRunSerializer,
@@ -155,9 +156,9 @@ class RunCreateView(APIView):
         check_can_see(request.user, data["kind"])
         key = parse_shift_key(data["gaming_day"], data["shift"])
         table_id = data.get("table")
-        if data["kind"] == Report.Kind.TABLE_SHIFT:
+        if kinds.kind_for(data["kind"]).per_table:
             if table_id is None:
-                raise ValidationError({"table": ["A table shift report names its table."]})
+                raise ValidationError({"table": ["A report of one table names its table."]})
             if not Table.objects.filter(pk=table_id).exists():
                 raise InvalidInputError("There is no such table.", code="table_not_found")
         with transaction.atomic():

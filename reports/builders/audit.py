@@ -77,9 +77,14 @@ def _findings(sections: dict[str, Any]) -> dict[str, int]:
             1 for row in sections["corrections"] if row["self_approved"]
         ),
         "manual_entries_disagreeing": sum(
-            1 for row in sections["manual_entries"] if row["status"] != "agrees"
+            1 for row in sections["manual_entries"] if row["status"] == "differs"
         ),
-        "payout_mismatches": len(sections["payout_mismatches"]),
+        "manual_entries_without_shoe_read": sum(
+            1 for row in sections["manual_entries"] if row["status"] == "no_shoe_read"
+        ),
+        "payout_mismatches": sum(
+            1 for row in sections["payout_mismatches"] if not row["corrected"]
+        ),
         "card_anomalies": len(sections["card_anomalies"]),
         "device_incidents": len(sections["device_incidents"]),
         "bank_rule_violations": len(sections["bank_rule_violations"]),

@@ -58,13 +58,17 @@ class ManualEntry:
 
 @dataclass(frozen=True)
 class PayoutMismatch:
-    """What the dealer paid or collected on a box against what the rules computed."""
+    """What the dealer paid or collected on a box against what the rules computed; a mismatch
+    settled by an approved correction names who asked for it and who approved it."""
 
     table: str
     round_id: str
     box: int
     computed: int
     paid: int
+    corrected: bool = False
+    requested_by: str = ""
+    approved_by: str = ""
 
 
 @dataclass(frozen=True)

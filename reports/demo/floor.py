@@ -9,6 +9,7 @@ from reports.demo.shift import Staff, simulate_shift
 from reports.models import Report
 from reports.services import custody
 from tables.models import Table, TableEvent
+from tables.services.floor import is_current_dealer
 
 DEMO_TABLE_NAMES = ("SyM-1", "SyM-2", "Stud-1", "Stud-2")
 DEMO_ROUNDS = 3
@@ -36,9 +37,9 @@ def ensure_demo_shift() -> Report | None:
         for table in tables:
             spell = table.assignments.filter(ended_at__isnull=True).first()
             dealer = spell.dealer if spell is not None else staff.dealer
-            custody.custody_open(
-                table_id=table.pk, dealer=dealer.get_username(), pit_boss=staff.pit_boss
-            )
+            custody.custody_open(table_id=table.pk, pit_boss=staff.pit_boss, carry_over=True)
+            if is_current_dealer(dealer, table):
+                custody.count_confirm(table_id=table.pk, dealer=dealer, closing=False)
     return Report.objects.filter(
         kind=Report.Kind.FLOOR_SUMMARY, gaming_day=key.gaming_day, shift=key.shift
     ).first()

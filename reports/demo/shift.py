@@ -162,11 +162,11 @@ def _play_table(
         dealer_assign(table_id=table.pk, dealer=staff.dealer, by=staff.pit_boss)
     custody.custody_open(
         table_id=table.pk,
-        dealer=staff.dealer.username,
         pit_boss=staff.pit_boss,
         chips=chips_for(OPENER_AMOUNT, denominations),
         occurred_at=moment,
     )
+    custody.count_confirm(table_id=table.pk, dealer=staff.dealer, closing=False, occurred_at=moment)
     # The pit tops the tray up at the start and sends the surplus back before the count.
     _slip(table, staff, play, "fill")
     driver = TableDriver(table.pk, staff.dealer, moment)
@@ -178,11 +178,11 @@ def _play_table(
         _slip(table, staff, play, "credit")
     custody.custody_close(
         table_id=table.pk,
-        dealer=staff.dealer.username,
         pit_boss=staff.pit_boss,
         chips=chips_for(_on_tray(table, play), denominations),
         occurred_at=moment,
     )
+    custody.count_confirm(table_id=table.pk, dealer=staff.dealer, closing=True, occurred_at=moment)
     custody.drop_count(table_id=table.pk, amount=play.buy_ins, counted_by=staff.cashier)
     return play
 

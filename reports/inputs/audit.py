@@ -30,6 +30,8 @@ CARD_ANOMALY_ALERTS = frozenset({"duplicate_card", "misdrawn_card", "unknown_car
 BANK_RULE_ALERTS = frozenset({"bank_rule_violation"})
 # Events that record a card as it left the shoe; their payload says who read it.
 CARD_EVENTS = ("card.dealt", "card.burned")
+# A recorded payout replaced by an approved correction; its payload names both people.
+PAYOUT_CORRECTED = "payout.corrected"
 _ROUND_PROBLEM = re.compile(r"round (\d+): (.*)")
 _SEQ_PROBLEM = re.compile(r"seq (\d+): (.*)")
 
@@ -183,18 +185,14 @@ def _shift_findings(
 ) -> None:
     _corrections(table, key, window, findings)
     _manual_entries(table, window, findings)
-    # Only the settled boxes: the rest of each audit view is the verifier's business.
-    for round_ in shift_rounds(table, window, keys=("results",)):
-        for box, computed, paid in payout_rows(round_.state):
-            if computed != paid:
-                findings.payout_mismatches.append(
-                    PayoutMismatch(table.name, str(round_.number), box, computed, paid)
-                )
+    _payout_mismatches(table, window, findings)
     # The shoe's incidents are appended as `device.<kind>` facts (devices/registry/alerts.py).
     devices = TableEvent.objects.filter(
         table=table, seq__range=window, type__startswith="device."
     ).order_by("seq")
     for event in devices:
+        if event.payload.get("alert") is False:
+            continue  # a shoe heard from again, say: a fact, not an incident
         findings.device_incidents.append(
             DeviceIncident(
                 device=str(event.payload.get("serial") or event.payload.get("device", "")),
@@ -205,6 +203,36 @@ def _shift_findings(
             )
         )
     _alerts(table, window, findings)
+
+
+def _payout_mismatches(table: Table, window: tuple[int, int], findings: AuditFindings) -> None:
+    """Boxes whose payout still differs from the rules, and those an approved correction put
+    right (listed as corrected, with who asked and who approved)."""
+    rounds = shift_rounds(table, window, keys=("results",))
+    # Only the settled boxes: the rest of each audit view is the verifier's business.
+    for round_ in rounds:
+        for box, computed, paid in payout_rows(round_.state):
+            if computed != paid:
+                findings.payout_mismatches.append(
+                    PayoutMismatch(table.name, str(round_.number), box, computed, paid)
+                )
+    corrections = TableEvent.objects.filter(
+        table=table, type=PAYOUT_CORRECTED, round__number__in=[r.number for r in rounds]
+    ).values_list("round__number", "payload")
+    for number, data in corrections.order_by("seq"):
+        if data.get("difference") == 0 and data.get("previous") != data.get("expected"):
+            findings.payout_mismatches.append(
+                PayoutMismatch(
+                    table.name,
+                    str(number),
+                    data["box"],
+                    data["expected"],
+                    data["previous"],
+                    corrected=True,
+                    requested_by=str(data.get("requested_by", "")),
+                    approved_by=str(data.get("approved_by", "")),
+                )
+            )
 
 
 def _corrections(

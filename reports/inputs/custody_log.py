@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 from reports.custody import (
     BuyIn,
+    ChipsCounted,
     Closer,
     Credit,
     CustodyFact,
@@ -32,6 +33,8 @@ from tables.models import Table, TableEvent
 
 OPENER = "custody.opener"
 CLOSER = "custody.closer"
+# The pit boss's counts, each confirmed by the table's dealer as the opener or closer.
+COUNTED = {False: "custody.opener_counted", True: "custody.closer_counted"}
 # A slip written whole, with its three signers: the log before slips had three steps.
 FILL = "custody.fill"
 CREDIT = "custody.credit"
@@ -47,7 +50,17 @@ SLIP_VOIDED = "custody.slip_voided"
 BUY_IN = "custody.buy_in"
 DROP_COUNTED = "custody.drop_counted"
 # Listed rather than matched by prefix, so the (table, type) index serves the lookup.
-CUSTODY_TYPES = (OPENER, CLOSER, FILL, CREDIT, *SLIP_STEPS, SLIP_VOIDED, BUY_IN, DROP_COUNTED)
+CUSTODY_TYPES = (
+    *COUNTED.values(),
+    OPENER,
+    CLOSER,
+    FILL,
+    CREDIT,
+    *SLIP_STEPS,
+    SLIP_VOIDED,
+    BUY_IN,
+    DROP_COUNTED,
+)
 
 
 def chips_payload(chips: Mapping[int, int]) -> dict[str, int]:
@@ -71,6 +84,12 @@ def chips_from_payload(chips: Mapping[Any, Any]) -> dict[int, int]:
 def payload_of(fact: CustodyFact) -> tuple[str, dict[str, Any]]:
     """The log's event type and payload for one custody fact (without the shift)."""
     match fact:
+        case ChipsCounted():
+            return COUNTED[fact.closing], {
+                "chips": chips_payload(fact.chips),
+                "pit_boss": fact.pit_boss,
+                "carried_over": fact.carried_over,
+            }
         case Opener():
             return OPENER, {
                 "chips": chips_payload(fact.chips),
@@ -132,6 +151,9 @@ def _slip_key(fact: SlipRequested | SlipCageSigned | SlipConfirmed) -> dict[str,
 
 def fact_of(event_type: str, data: Mapping[str, Any]) -> CustodyFact:
     chips = chips_from_payload(data.get("chips", {}))
+    if event_type in COUNTED.values():
+        closing = event_type == COUNTED[True]
+        return ChipsCounted(chips, data["pit_boss"], closing, data.get("carried_over", False))
     if event_type == OPENER:
         return Opener(chips, data["dealer"], data["pit_boss"], data.get("carried_over", False))
     if event_type == CLOSER:
@@ -204,6 +226,12 @@ def shift_ledger(table: Table, key: ShiftKey) -> CustodyLedger:
 
 def last_opener_event(table: Table) -> TableEvent | None:
     return TableEvent.objects.filter(table=table, type=OPENER).order_by("-seq").first()
+
+
+def last_count_event(table: Table) -> TableEvent | None:
+    """The pit boss's latest count of the table's tray, confirmed or not."""
+    counts = TableEvent.objects.filter(table=table, type__in=tuple(COUNTED.values()))
+    return counts.order_by("-seq").first()
 
 
 def previous_closer(table: Table, *, before_seq: int | None = None) -> Closer | None:

@@ -1,4 +1,4 @@
-"""The CSV rendering: one flat table per report kind, with a fixed column order.
+"""The CSV rendering: one flat table per report kind (its columns and rows: reports.kinds).
 
 The table shift, cashier and audit reports are long tables (one line item per row, a ``section``
 column saying what the row is); the floor summary is a wide table, one row per table, game and
@@ -10,37 +10,20 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from reports.renderers.csv_audit_rows import AUDIT_COLUMNS, audit_rows
-from reports.renderers.csv_period import PERIOD_COLUMNS, period_rows
-from reports.renderers.csv_rows import (
-    CASHIER_COLUMNS,
-    FLOOR_COLUMNS,
-    TABLE_SHIFT_COLUMNS,
-    cashier_rows,
-    floor_rows,
-    table_shift_rows,
-)
+from reports import kinds
 
 CONTENT_TYPE = "text/csv"
 
 Row = dict[str, Any]
-_LAYOUTS: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, Any]], Iterator[Row]]]] = {
-    "table_shift": (TABLE_SHIFT_COLUMNS, table_shift_rows),
-    "floor_summary": (FLOOR_COLUMNS, floor_rows),
-    "cashier": (CASHIER_COLUMNS, cashier_rows),
-    "audit": (AUDIT_COLUMNS, audit_rows),
-    "gaming_day": (PERIOD_COLUMNS, period_rows),
-    "month_to_date": (PERIOD_COLUMNS, period_rows),
-    "year_to_date": (PERIOD_COLUMNS, period_rows),
-}
 
 
 def render_csv(document: Mapping[str, Any]) -> bytes:
     """UTF-8 CSV with a header row; empty cells for values that do not apply."""
-    columns, rows = _LAYOUTS[document["kind"]]
+    kind = kinds.kind_for(document["kind"])
+    columns, rows = kind.csv_columns, kind.csv_rows
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, restval="", extrasaction="raise")
     writer.writeheader()

@@ -9,7 +9,7 @@ the same document in the same language always gives the same bytes.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -21,27 +21,14 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table
 
+from reports import kinds
 from reports.builders.cashier import CAGE_FIGURES_MARK
 from reports.builders.document import content_hash
 from reports.renderers.labels import label, role_label
 from reports.renderers.language import default_language, local_time, zone_name
-from reports.renderers.pdf_audit import audit_sections
-from reports.renderers.pdf_cashier import cashier_sections
 from reports.renderers.pdf_layout import MARGIN, STYLES
-from reports.renderers.pdf_period import period_sections
-from reports.renderers.pdf_sections import floor_summary_sections, table_shift_sections
 
 CONTENT_TYPE = "application/pdf"
-
-SECTIONS: dict[str, Callable[[Mapping[str, Any]], list[Flowable]]] = {
-    "table_shift": table_shift_sections,
-    "floor_summary": floor_summary_sections,
-    "cashier": cashier_sections,
-    "audit": audit_sections,
-    "gaming_day": period_sections,
-    "month_to_date": period_sections,
-    "year_to_date": period_sections,
-}
 
 
 def render_pdf(document: Mapping[str, Any], language: str | None = None) -> bytes:
@@ -65,7 +52,8 @@ def _render(document: Mapping[str, Any]) -> bytes:
         topMargin=20 * mm,
         bottomMargin=18 * mm,
     )
-    story = [*_heading(document, title), *SECTIONS[document["kind"]](document)]
+    sections = kinds.kind_for(document["kind"]).pdf_sections(document)
+    story = [*_heading(document, title), *sections]
     story += _signature_block(document)
     story.append(Spacer(1, 4 * mm))
     digest = _("Document SHA-256: %(hash)s") % {"hash": content_hash(document)}
@@ -81,8 +69,9 @@ def _render(document: Mapping[str, Any]) -> bytes:
 
 
 def _title(document: Mapping[str, Any]) -> str:
+    # The kind's title in the reader's language; a per-table kind names its table.
     title = label(document["kind"])
-    if document["kind"] == "table_shift":
+    if kinds.kind_for(document["kind"]).per_table:
         table = document["table"]
         title += f": {table['name']} ({table['id']}), {label(table['game'])}"
     return title

@@ -31,7 +31,6 @@ from reports.inputs.custody_log import chips_from_payload, shift_ledger
 from reports.models import Slip, SlipSeries
 from reports.services.custody import SYSTEM, TABLET, append_custody, session_shift
 from reports.shifts import ShiftKey
-from reports.slips import cage_step
 from tables import policy
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import CorrectionRequest, Table, TableEvent
@@ -65,18 +64,8 @@ def slip_request(
         number = _next_slip_number(kind)
         fact = SlipRequested(kind, number, chips, pit_boss.get_username())
         apply_fact(shift_ledger(table, key), fact)
-        event = append_custody(table, key, fact, pit_boss, SYSTEM, occurred_at, idempotency_key)
-        Slip.objects.create(
-            slip_type=kind,
-            number=number,
-            table=table,
-            gaming_day=key.gaming_day,
-            shift=key.shift,
-            seq=event.seq,
-            issued_at=event.recorded_at,
-            stage=Slip.Stage.REQUESTED,
-        )
-        return event
+        # The `Slip` row is the projection of the request (reports.projectors).
+        return append_custody(table, key, fact, pit_boss, SYSTEM, occurred_at, idempotency_key)
 
 
 def slip_cage_sign(
@@ -93,7 +82,7 @@ def slip_cage_sign(
     slip = _slip(slip_type, slip_number)
     return _take_step(
         slip, cashier, amounts, SlipCageSigned, SYSTEM, None, idempotency_key,
-        stage=cage_step(slip.slip_type), signed_at="cage_signed_at", step_rule="slip.cage_sign",
+        step_rule="slip.cage_sign",
     )  # fmt: skip
 
 
@@ -111,7 +100,7 @@ def slip_confirm(
     slip = _slip(slip_type, slip_number)
     return _take_step(
         slip, dealer, amounts, SlipConfirmed, TABLET, occurred_at, idempotency_key,
-        stage=Slip.Stage.CONFIRMED, signed_at="confirmed_at", step_rule="slip.confirm",
+        step_rule="slip.confirm",
     )  # fmt: skip
 
 
@@ -124,12 +113,10 @@ def _take_step(
     occurred_at: datetime | None,
     idempotency_key: str | None,
     *,
-    stage: str,
-    signed_at: str,
     step_rule: str,
 ) -> TableEvent:
-    """Admit the signer's step through the policy and the table's ledger, log it, and move the
-    `Slip` row to `stage` with the step's time in its `signed_at` column."""
+    """Admit the signer's step through the policy and the table's ledger and log it (the
+    `Slip` row moves with it: reports.projectors)."""
     with transaction.atomic():
         table = lock_table(slip.table_id)
         policy.check(signer, step_rule, table)
@@ -138,9 +125,7 @@ def _take_step(
         chips = _counted_chips(ledger, table, slip, amounts)
         fact = step(_slip_type(slip.slip_type), slip.number, chips, signer.username)
         apply_fact(ledger, fact)
-        event = append_custody(table, key, fact, signer, source, occurred_at, idempotency_key)
-        Slip.objects.filter(pk=slip.pk).update(stage=stage, **{signed_at: event.recorded_at})
-        return event
+        return append_custody(table, key, fact, signer, source, occurred_at, idempotency_key)
 
 
 def slip_void_request(
@@ -184,9 +169,7 @@ def slip_void(
             kind, slip.number, reason.strip(), requested_by.username, approver.username
         )
         apply_fact(shift_ledger(table, key), void)
-        event = append_custody(table, key, void, approver, SYSTEM, None, idempotency_key)
-        Slip.objects.filter(pk=slip.pk).update(voided=True)
-        return event
+        return append_custody(table, key, void, approver, SYSTEM, None, idempotency_key)
 
 
 def _validate_void(table: Table, data: Mapping[str, Any]) -> None:

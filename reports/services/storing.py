@@ -16,8 +16,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from reports import kinds
 from reports.builders.document import Document, ReportContext, content_hash
-from reports.builders.period import PERIOD_KINDS
 from reports.inputs.audit import AuditFindings
 from reports.inputs.custody_log import custody_events
 from reports.models import JobRun, Report
@@ -73,10 +73,17 @@ def latest_report(kind: str, key: ShiftKey, scope: str) -> Report | None:
     )
 
 
+# What a re-run changes by itself: the stored version's number and when it was made.
+RUN_FIELDS = frozenset({"version", "reprint", "generated_at"})
+
+
 def same_inputs(stored: dict[str, Any], fresh: dict[str, Any]) -> bool:
-    return all(
-        stored[name] == fresh[name] for name in ("watermark", "provisional", "provisional_reasons")
-    )
+    """Whether `fresh` reports exactly what `stored` does: the same events covered (the
+    watermark) and the same content. Anything else is a new version."""
+    if any(stored[name] != fresh[name] for name in ("watermark", "provisional")):
+        return False
+    names = (set(stored) | set(fresh)) - RUN_FIELDS
+    return all(stored.get(name) == fresh.get(name) for name in names)
 
 
 def _build(
@@ -87,30 +94,13 @@ def _build(
     allow_provisional: bool,
     inputs: _Inputs,
 ) -> Document:
-    if kind == Report.Kind.TABLE_SHIFT:
-        assert table is not None
-        return documents.table_shift_document(
-            table, key, context, allow_provisional=allow_provisional
-        )
-    if kind == Report.Kind.CASHIER:
-        return documents.cashier_document(key, context, allow_provisional=allow_provisional)
-    if kind == Report.Kind.AUDIT:
-        return documents.audit_document(
-            key, context, allow_provisional=allow_provisional, findings=inputs.audit_findings
-        )
-    if kind in PERIOD_KINDS:
-        _day_table_reports(key)
-        return documents.period_document(kind, key, context, allow_provisional=allow_provisional)
-    if kind == Report.Kind.FLOOR_SUMMARY:
-        return documents.floor_summary_document(
-            _table_documents(key, inputs.table_report_ids),
-            context,
-            allow_provisional=allow_provisional,
-        )
-    raise ValueError(f"unknown report kind {kind!r}")
+    request = kinds.BuildRequest(
+        key, context, table, allow_provisional, inputs.table_report_ids, inputs.audit_findings
+    )
+    return kinds.kind_for(kind).build(request)
 
 
-def _day_table_reports(key: ShiftKey) -> None:
+def day_table_reports(key: ShiftKey) -> None:
     """The report of every table that kept custody in an ended shift of the period's last day,
     made if missing, so that a period job queued beside the shift's own set misses nothing."""
     clock = floor_clock()
@@ -127,7 +117,7 @@ def _day_table_reports(key: ShiftKey) -> None:
                 produce_report(Report.Kind.TABLE_SHIFT, shift, table=table)
 
 
-def _table_documents(key: ShiftKey, report_ids: list[int] | None) -> list[dict[str, Any]]:
+def table_documents(key: ShiftKey, report_ids: list[int] | None) -> list[dict[str, Any]]:
     """The table reports a chord just stored, or else each table's report, made if missing."""
     if report_ids is not None:
         stored = Report.objects.filter(pk__in=report_ids, kind=Report.Kind.TABLE_SHIFT)

@@ -26,6 +26,11 @@ def parse_settings(mapping: Mapping[str, Any]) -> dict[str, Any]:
     return siete.SieteSettings.from_mapping(mapping).to_mapping()
 
 
+def shoe_card(state: Any, card: str, physical_id: str | None, source: str) -> Any:
+    """The engine routes the card to whoever is due (the tablet said which draw it is for)."""
+    return siete.RecordCard(card, physical_id=physical_id, source=source)
+
+
 def round_status(state: siete.SieteState) -> str:
     return ROUND_STATUS.get(rules.phase(state.round), games.ROUND_OPEN)
 
@@ -87,4 +92,8 @@ BINDING = games.GameBinding(
         "payouts_total",
         "breakage",
     ),
+    shoe_deck="spanish",
+    shoe_card_command=shoe_card,
+    # Siete y Medio deals to the cut card (`shuffle: cut_card`).
+    shoe_cut_card_command=siete.CutCard,
 )

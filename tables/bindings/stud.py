@@ -32,6 +32,13 @@ def parse_settings(mapping: Mapping[str, Any]) -> dict[str, Any]:
     return stud.StudSettings.from_mapping(mapping).to_mapping()
 
 
+def shoe_card(state: Any, card: str, physical_id: str | None, source: str) -> Any:
+    """A card is the burn when one is due before a street, else dealt to the next seat."""
+    if state.phase == stud_state.DEALING and state.burn_open:
+        return stud_commands.Burn(card, physical_id=physical_id, source=source)
+    return stud_commands.RecordCard(card, seat=None, physical_id=physical_id, source=source)
+
+
 def round_status(state: stud.StudState) -> str:
     return ROUND_STATUS.get(state.phase, games.ROUND_OPEN)
 
@@ -92,4 +99,6 @@ BINDING = games.GameBinding(
     limit_keys=("small_bet", "big_bet", "ante"),
     report_figures=("drop", "drop_source", "estimated_drop", "revenue", "theoretical_basis"),
     report_round_rows=("hands_played", "rounds_voided", "handle", "rake_by_pot", "rake_total"),
+    shoe_deck="french",
+    shoe_card_command=shoe_card,
 )

@@ -115,27 +115,21 @@ def _settings_log(table: Table) -> list[dict[str, Any]]:
     ]
 
 
-def _dealer_name(table: Table) -> str:
-    screen_dealer = floor_tiles.floor_tile(table).dealer
-    if not screen_dealer:
-        raise InvalidInputError("Assign a dealer first.", code="no_dealer")
-    return screen_dealer
-
-
 def _open(request: HttpRequest, table: Table) -> None:
     carry = request.POST.get("carry") == "1"
+    # The pit boss counts (or carries the last closer over by his explicit choice); the
+    # table's dealer confirms the count with his own login, and the table opens then.
     custody.custody_open(
         table_id=table.pk,
-        dealer=_dealer_name(table),
         pit_boss=viewer(request),
         chips=None if carry else chips_from_form(request.POST, table),
+        carry_over=carry,
     )
 
 
 def _close(request: HttpRequest, table: Table) -> None:
     custody.custody_close(
         table_id=table.pk,
-        dealer=_dealer_name(table),
         pit_boss=viewer(request),
         chips=chips_from_form(request.POST, table),
     )

@@ -70,6 +70,13 @@ FLOOR_RULES: tuple[Rule, ...] = (
     _write("slip.void_approve", "Approve a slip's void", PIT_BOSS_ONLY, **HELD_OK),
     _write("custody.open", "Open the table for the shift with a chip count", PIT_BOSS_ONLY),
     _write("custody.close", "Close the table's shift with a chip count", PIT_BOSS_ONLY),
+    _write(
+        "custody.confirm",
+        "The table's dealer confirms the opening or closing count with his login",
+        {D},
+        at_table=True,
+        **HELD_OK,
+    ),
     _write("custody.buy_in", "Record a buy-in", FLOOR_STAFF, at_table=True, **HELD_OK),
     _write("custody.drop", "Enter the counted drop", {C}, **HELD_OK),
     _write("cage.figures", "Enter the cage's figures for a shift", {C}, **HELD_OK),

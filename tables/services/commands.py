@@ -20,15 +20,11 @@ from django.utils import timezone
 from tables import games, policy
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Round, Table, TableEvent
-from tables.services import engine_state, live, snapshots
+from tables.services import engine_state, live, projectors, snapshots
 from tables.services.append import NewFact, chain_facts
 from tables.services.append_statements import lock_table as lock_table  # the one lock, re-exported
 from tables.services.append_statements import write_append
-from tables.services.projections import (
-    ROUND_CLOSED_EVENT,
-    project_alerts,
-    set_round_projection,
-)
+from tables.services.projections import ROUND_CLOSED_EVENT, set_round_projection
 
 
 @dataclass(frozen=True)
@@ -49,12 +45,16 @@ class RoundProjection:
 
 
 current_round = engine_state.current_round
+latest_round = engine_state.latest_round
 
 
 def table_command(
     *,
     table_id: int,
-    command: Any,
+    locked: Table | None = None,
+    command: Any = None,
+    command_for: Callable[[Table], Any] | None = None,
+    in_round: Round | None = None,
     actor: User | None,
     source: str,
     occurred_at: datetime | None = None,
@@ -68,12 +68,50 @@ def table_command(
     The policy is asked first, under the lock (who sends it, a held round, a shoe feeding the
     table); `approved` says a second person's approval runs it, `checked` that the calling
     service already asked for its own command (opening a round). Raises PolicyError or the
-    engine's RuleError (nothing recorded) on a refusal. `preamble` facts (an approval, say)
-    are appended just before the engine's events.
+    engine's RuleError (nothing recorded) on a refusal, and refuses any command at a closed
+    table. `command_for`, instead of `command`, makes the command from the locked table (the
+    next round's, say). `in_round` is the closed round the events belong to when none is in
+    play (a correction of its payout). `preamble` facts (an approval, say) are appended just
+    before the engine's events. `locked` is the table when the caller already holds its lock
+    (the shoe's reader): one lock per command.
     """
+    head = (locked.head_seq, locked.head_hash) if locked is not None else None
+    try:
+        return _decide_and_record(
+            table_id, locked, command, command_for, in_round, actor, source, occurred_at,
+            idempotency_key, preamble, approved, checked,
+        )  # fmt: skip
+    except BaseException:
+        if locked is not None and head is not None:
+            # The savepoint undid the rows; the caller's table goes on from the head it had.
+            locked.head_seq, locked.head_hash = head
+        raise
+
+
+def _decide_and_record(
+    table_id: int,
+    locked: Table | None,
+    command: Any,
+    command_for: Callable[[Table], Any] | None,
+    in_round: Round | None,
+    actor: User | None,
+    source: str,
+    occurred_at: datetime | None,
+    idempotency_key: str | None,
+    preamble: tuple[NewFact, ...],
+    approved: bool,
+    checked: bool,
+) -> CommandOutcome:
     with transaction.atomic():
-        table = lock_table(table_id)
+        table = locked if locked is not None else lock_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise NotAllowedNowError(
+                "The table is closed: nothing is played at it until it is opened.",
+                code="table_closed",
+            )
         binding = games.binding_for(table.game)
+        if command_for is not None:
+            command = command_for(table)
         before = engine_state.snapshot(table)
         if not checked:
             policy.check(
@@ -84,7 +122,7 @@ def table_command(
         state = before.state
         for event in events:
             state = binding.engine.evolve(state, event)
-        round_ = before.round
+        round_ = before.round if before.round is not None else in_round
         if any(event.type == binding.round_opened_event for event in events):
             round_ = start_round_row(table, round_, actor)
         facts = [*preamble, *(NewFact(event.type, dict(event.data)) for event in events)]
@@ -93,10 +131,8 @@ def table_command(
         stored = bool(facts) and snapshots.is_due(binding, before.stored_seq, head_seq, events)
         rows = record(
             table, round_, facts, actor, source, occurred_at, idempotency_key, projection,
-            snapshot_state=state if stored else None,
+            state, snapshot_state=state if stored else None,
         )  # fmt: skip
-        if binding.project_table is not None:
-            binding.project_table(table, state, rows)
         engine_state.remember(table, state, round_, head_seq if stored else before.stored_seq)
         return CommandOutcome(table=table, round=round_, events=rows, state=state)
 
@@ -127,7 +163,7 @@ def table_command_from_json(
             )
         command = games.binding_for(table.game).command_from_json(command_type, body)
         return table_command(
-            table_id=table.pk, command=command, actor=actor, source=source,
+            table_id=table.pk, locked=table, command=command, actor=actor, source=source,
             occurred_at=occurred_at, idempotency_key=idempotency_key, checked=True,
         )  # fmt: skip
 
@@ -191,10 +227,12 @@ def record(
     occurred_at: datetime | None,
     idempotency_key: str | None,
     projection: RoundProjection | None = None,
+    state: Any = None,
     snapshot_state: Any = None,
 ) -> list[TableEvent]:
     """Append, save the head (and `projection`, and a snapshot of `snapshot_state`, the engine
-    state after `facts`), project alerts, and publish after commit.
+    state after `facts`), run the registered projectors (with the engine `state` after the
+    facts, when they are the engine's), and publish after commit.
 
     The caller holds the table lock."""
     if not facts:
@@ -213,7 +251,7 @@ def record(
         write_append(table, rows, snapshot=stored)
     else:
         write_append(table, rows, projection.round, projection.project(rows), snapshot=stored)
-    project_alerts(table, rows)
+    projectors.project(projectors.Projection(table, state), rows)
     notice = {
         "table": table.pk,
         "seq": table.head_seq,

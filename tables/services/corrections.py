@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables import games, policy
-from tables.engine.errors import RuleError
+from tables.engine.errors import NotAllowedNowError, RuleError
 from tables.models import CorrectionRequest, Table, TableEvent
 from tables.policy import four_eyes
 from tables.services import engine_state
@@ -26,6 +26,7 @@ from tables.services.append import NewFact
 from tables.services.commands import (
     CommandOutcome,
     current_round,
+    latest_round,
     lock_table,
     record,
     table_command,
@@ -74,6 +75,11 @@ def correction_request(
         raise RuleError("Say why the correction is needed.", code="reason_required", status=422)
     with transaction.atomic():
         table = lock_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise NotAllowedNowError(
+                "The table is closed: its rounds can no longer be corrected here.",
+                code="table_closed",
+            )
         service = _SERVICE_CORRECTIONS.get(command_type)
         if service is not None:
             policy.check(requested_by, service.request_rule, table)
@@ -82,7 +88,8 @@ def correction_request(
             _check_engine_request(table, command_type, command_data, requested_by)
         correction = CorrectionRequest.objects.create(
             table=table,
-            round=current_round(table),
+            # The round in play or, between rounds, the last one (whose payouts it corrects).
+            round=current_round(table) or latest_round(table),
             command={"type": command_type, "data": dict(command_data)},
             reason=reason,
             requested_by=requested_by,
@@ -140,9 +147,19 @@ def correction_approve(*, correction_id: int, approver: User, note: str = "") ->
             correction.requested_by.get_username(),
             approver.get_username(),
         )
+
+        def command_for(table: Table) -> Any:
+            if correction.round is not None and latest_round(table) != correction.round:
+                raise NotAllowedNowError(
+                    "Another round has started since this correction was asked for.",
+                    code="correction_round_passed",
+                )
+            return command
+
         outcome = table_command(
             table_id=correction.table_id,
-            command=command,
+            command_for=command_for,
+            in_round=correction.round,
             actor=approver,
             source=SYSTEM,
             preamble=(approval,),

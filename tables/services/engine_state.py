@@ -64,6 +64,11 @@ def current_round(table: Table) -> Round | None:
     return in_play.order_by("-number").first()
 
 
+def latest_round(table: Table) -> Round | None:
+    """The table's last round, in play or not: the one its engine state knows."""
+    return Round.objects.filter(table=table).defer("state").order_by("-number").first()
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """The engine state at the table's head and the round in play there; `stored_seq` is

@@ -23,6 +23,14 @@ from tables.services.commands import (
 )
 
 SYSTEM = TableEvent.Source.SYSTEM
+# The custody counts that open and close a table's books (written by the custody services).
+CUSTODY_OPENER = "custody.opener"
+CUSTODY_COUNTS = (
+    CUSTODY_OPENER,
+    "custody.closer",
+    "custody.opener_counted",
+    "custody.closer_counted",
+)
 TABLET = TableEvent.Source.TABLET
 
 
@@ -56,23 +64,46 @@ def table_create(
 
 
 def table_set_status(*, table_id: int, status: str, actor: User | None) -> Table:
-    """Open or close a table (the custody counts live in the reports app). Locks the table."""
+    """Open or close a table (the custody counts live in the reports app). Locks the table.
+
+    A table whose shift was closed with a closer reopens only with a new opener (custody)."""
     with transaction.atomic():
         table = lock_table(table_id)
         command = "table.open" if status == Table.Status.OPEN else "table.close"
         policy.check(actor, command, table, source=SYSTEM)
-        if table.status == status:
+        if status == Table.Status.OPEN and books_closed(table):
             raise NotAllowedNowError(
-                f"The table is already {status}.", code=f"table_already_{status}"
+                "This table was closed with a closer: count its chips (an opener) to reopen it.",
+                code="opener_required",
             )
-        if status == Table.Status.CLOSED and current_round(table) is not None:
-            raise NotAllowedNowError(
-                "Finish or void the round in play before closing the table.", code="round_in_play"
-            )
-        table.status = status
-        table.save(update_fields=["status"])
-        record(table, None, [NewFact(f"table.{status}", {})], actor, SYSTEM, None, None)
+        table_status_change(table, status, actor)
     return table
+
+
+def table_status_change(table: Table, status: str, actor: User | None) -> None:
+    """Open or close `table`, a fact on its log. The caller holds the table lock."""
+    if table.status == status:
+        raise NotAllowedNowError(f"The table is already {status}.", code=f"table_already_{status}")
+    if status == Table.Status.CLOSED and current_round(table) is not None:
+        raise NotAllowedNowError(
+            "Finish or void the round in play before closing the table.", code="round_in_play"
+        )
+    table.status = status
+    table.save(update_fields=["status"])
+    record(table, None, [NewFact(f"table.{status}", {})], actor, SYSTEM, None, None)
+
+
+def books_closed(table: Table) -> bool:
+    """Whether the table's books wait for an opener: its last count is a closer, or a count
+    its dealer has not confirmed as the opener yet. (A table that never had a count has no
+    books to wait for.)"""
+    last = (
+        TableEvent.objects.filter(table=table, type__in=CUSTODY_COUNTS)
+        .order_by("-seq")
+        .values_list("type", flat=True)
+        .first()
+    )
+    return last is not None and last != CUSTODY_OPENER
 
 
 def is_current_dealer(user: AbstractBaseUser | AnonymousUser, table: Table) -> bool:
@@ -107,18 +138,20 @@ def round_open(
     idempotency_key: str | None = None,
 ) -> CommandOutcome:
     """Open the next round; a settled round in play is closed first. Locks the table."""
-    with transaction.atomic():
-        table = lock_table(table_id)
+
+    def opening(table: Table) -> Any:
+        # The policy is asked about the round's opening, under the one lock table_command takes.
         policy.check(actor, "round.open", table, source=source)
-        command = games.binding_for(table.game).open_round_command(table)
-        return table_command(
-            table_id=table.pk,
-            command=command,
-            actor=actor,
-            source=source,
-            idempotency_key=idempotency_key,
-            checked=True,
-        )
+        return games.binding_for(table.game).open_round_command(table)
+
+    return table_command(
+        table_id=table_id,
+        command_for=opening,
+        actor=actor,
+        source=source,
+        idempotency_key=idempotency_key,
+        checked=True,
+    )
 
 
 def round_close(*, table_id: int, actor: User | None) -> Round:

@@ -1,4 +1,5 @@
-"""Rebuild a table's projections from its log alone (rounds' state and status, alerts)."""
+"""Rebuild a table's projections from its log alone: its rounds' rows and everything the
+registered projectors write (alerts, seats and stacks, shoe incidents, slips)."""
 
 from __future__ import annotations
 
@@ -8,37 +9,42 @@ from django.db import transaction
 
 from tables import games
 from tables.engine.game import Event
-from tables.models import Alert, Round, TableEvent
-from tables.services import engine_state
+from tables.models import Round, Table, TableEvent
+from tables.services import engine_state, projectors
 from tables.services.commands import lock_table
 from tables.services.event_types import is_engine_event
-from tables.services.projections import project_alerts, project_round
+from tables.services.projections import project_round
 
 
 def rebuild_projections(*, table_id: int) -> int:
-    """Recompute every round row and alert of the table from its log. Locks the table.
+    """Project the table's whole log again, in order, through the same projectors as the live
+    appends, each event with the engine state after it. Locks the table.
 
     Returns the number of rounds rebuilt. Slow by design (one save per event): it is a
     repair and verification tool, not a hot path.
     """
     with transaction.atomic():
         table = lock_table(table_id)
-        engine = games.binding_for(table.game).engine
-        Alert.objects.filter(table=table).delete()
-        rounds = {round_.pk: round_ for round_ in Round.objects.filter(table=table)}
-        state: Any = engine_state.initial_state(table)
-        rebuilt: set[int] = set()
-        for row in TableEvent.objects.filter(table=table).order_by("seq").iterator(2000):
-            if is_engine_event(row.type):
-                state = engine.evolve(state, Event(row.type, row.payload))
-            if row.type.startswith("alert."):
-                project_alerts(table, [row])
-            if row.round_id is None:
-                continue
+        projectors.reset(table)
+        rounds = _rebuild_log(table)
+        engine_state.forget(table.pk)
+        return rounds
+
+
+def _rebuild_log(table: Table) -> int:
+    engine = games.binding_for(table.game).engine
+    rounds = {round_.pk: round_ for round_ in Round.objects.filter(table=table)}
+    state: Any = engine_state.initial_state(table)
+    rebuilt: set[int] = set()
+    for row in TableEvent.objects.filter(table=table).order_by("seq").iterator(2000):
+        engine_event = is_engine_event(row.type)
+        if engine_event:
+            state = engine.evolve(state, Event(row.type, row.payload))
+        if row.round_id is not None:
             round_ = rounds[row.round_id]
             if row.round_id not in rebuilt:
                 round_.status, round_.closed_at = Round.Status.OPEN, None
                 rebuilt.add(row.round_id)
             project_round(round_, state, [row], table)
-        engine_state.forget(table.pk)
-        return len(rebuilt)
+        projectors.project(projectors.Projection(table, state if engine_event else None), [row])
+    return len(rebuilt)

@@ -3,6 +3,8 @@
 Seating facts are table-level service facts on the log (`table.player_seated`,
 `table.chips_added`, `table.player_left`); the stacks a hand starts with come from the
 Seat rows, which the hand's own result (the engine's final stacks) brings up to date.
+Chips bought at a seat are cash in the drop box: each buy-in is also the shift's custody
+buy-in, admitted by the same ledger (so none is taken at a table without an opener).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from reports.services import custody
 from tables import policy
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Round, Seat, Table, TableEvent
@@ -64,12 +67,14 @@ def player_seat(*, table_id: int, seat: int, player: str, buy_in: int, actor: Us
         if Seat.objects.filter(table=table, player_label=player).exists():
             raise NotAllowedNowError(f"{player} is already seated here.", code="already_seated")
         amount = _chips(table, buy_in)
-        in_hand = hand_in_play(table)
-        place.player_label = player
-        place.stack, place.pending_chips = (0, amount) if in_hand else (amount, 0)
-        place.save(update_fields=["player_label", "stack", "pending_chips"])
-        fact = NewFact("table.player_seated", {"seat": seat, "player": player, "buy_in": amount})
+        custody.buy_in_admit(table, amount, actor, TABLET)
+        # The seat's row is the projection of the fact (tables.services.projections).
+        fact = NewFact(
+            "table.player_seated",
+            {"seat": seat, "player": player, "buy_in": amount, "pending": hand_in_play(table)},
+        )
         record(table, None, [fact], actor, TABLET, None, None)
+        place.refresh_from_db()
         return place
 
 
@@ -82,15 +87,18 @@ def chips_add(*, table_id: int, seat: int, amount: int, actor: User) -> Seat:
         if not place.player_label:
             raise NotAllowedNowError(f"Nobody sits at seat {seat}.", code="seat_empty")
         amount = _chips(table, amount)
-        if not hand_in_play(table):
-            place.stack += amount
-        else:
-            place.pending_chips += amount
-        place.save(update_fields=["stack", "pending_chips"])
+        custody.buy_in_admit(table, amount, actor, TABLET)
         fact = NewFact(
-            "table.chips_added", {"seat": seat, "player": place.player_label, "amount": amount}
+            "table.chips_added",
+            {
+                "seat": seat,
+                "player": place.player_label,
+                "amount": amount,
+                "pending": hand_in_play(table),
+            },
         )
         record(table, None, [fact], actor, TABLET, None, None)
+        place.refresh_from_db()
         return place
 
 
@@ -105,8 +113,6 @@ def player_leave(*, table_id: int, seat: int, actor: User) -> dict[str, Any]:
         if not place.player_label:
             raise NotAllowedNowError(f"Nobody sits at seat {seat}.", code="seat_empty")
         left = {"seat": seat, "player": place.player_label, "stack": place.stack}
-        place.player_label, place.stack, place.pending_chips = "", 0, 0
-        place.save(update_fields=["player_label", "stack", "pending_chips"])
         record(table, None, [NewFact("table.player_left", left)], actor, TABLET, None, None)
         return left
 

@@ -10,7 +10,10 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from tables.models import Table, TableEvent
-from tables.services.floor import dealer_assign, table_create, table_set_status
+from tables.services.floor import table_create
+from tests.reports.custody_floor import open_books
+
+OPENING_CHIPS = {"5": 100, "25": 40}
 
 SIETE_SETTINGS = {"min_stake": 10, "max_stake": 200, "chip": 5}
 STUD_SETTINGS = {"small_bet": 20, "chip": 1, "rake_percent": "5", "rake_cap": 3}
@@ -21,8 +24,8 @@ def open_table(
 ) -> Table:
     seats = 6 if game == "siete_y_medio" else 8
     table = table_create(name=name, game=game, seat_count=seats, settings=settings)
-    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss)
-    dealer_assign(table_id=table.pk, dealer=dealer, by=pit_boss)
+    # Opened with a count, as on the floor: a seat's buy-in is a custody buy-in.
+    open_books(table.pk, dealer=dealer, pit_boss=pit_boss, chips=OPENING_CHIPS)  # and assigns
     table.refresh_from_db()
     return table
 

@@ -62,7 +62,8 @@ def opener(table_id: int) -> dict[str, Any]:
     dealer = DealerAssignment.objects.get(table_id=table_id, ended_at__isnull=True).dealer
     boss = person("boss-b", roles.PIT_BOSS)
     chips = {"5": 500, "25": 1000, "100": 2000}
-    custody.custody_open(table_id=table_id, dealer=dealer.username, pit_boss=boss, chips=chips)
+    custody.custody_open(table_id=table_id, pit_boss=boss, chips=chips)
+    custody.count_confirm(table_id=table_id, dealer=dealer, closing=False)
     return {"opened": table_id}
 
 

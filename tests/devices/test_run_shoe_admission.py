@@ -18,7 +18,7 @@ from devices.registry.enrollment import device_retire
 from devices.shoe_daemon import ShoeRun, run_shoe
 from devices.simulator.runner import SimulatorRunner
 from tables.models import Alert, Table, TableEvent
-from tables.services.floor import table_create
+from tables.services.floor import table_create, table_set_status
 
 pytestmark = pytest.mark.django_db
 __all__ = ["fast_password_hashing"]
@@ -28,6 +28,7 @@ KEY = "the-registered-key"
 @pytest.fixture
 def table(pit_boss_paula: User, pit_boss_pedro: User) -> Table:
     table = table_create(name="SYM-11", game="siete_y_medio", seat_count=6)
+    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss_paula)
     bind_shoe(table, "SIM-SYM-11", requested_by=pit_boss_paula, approved_by=pit_boss_pedro, key=KEY)
     return table
 

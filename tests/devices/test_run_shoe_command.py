@@ -22,7 +22,7 @@ from devices.models import Device, DeviceBinding
 from tables.demo.floor import ensure_demo_tables
 from tables.demo.users import ensure_demo_users
 from tables.models import Table
-from tables.services.floor import table_create
+from tables.services.floor import table_create, table_set_status
 
 pytestmark = pytest.mark.django_db
 __all__ = ["fast_password_hashing"]
@@ -45,7 +45,10 @@ def command(*args: str) -> str:
 
 @pytest.fixture
 def siete_table() -> Table:
-    return table_create(name="SYM-07", game="siete_y_medio", seat_count=6)
+    table = table_create(name="SYM-07", game="siete_y_medio", seat_count=6)
+    # Open, so the cards drawn between rounds are recorded (as dead cards).
+    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=None)
+    return table
 
 
 @pytest.mark.usefixtures("own_signals")

@@ -29,7 +29,7 @@ from devices.simulator.faults import FaultPlan
 from devices.simulator.relay import LineBreaks
 from devices.simulator.runner import SimulatorRunner
 from tables.models import Alert, Table
-from tables.services.floor import table_create
+from tables.services.floor import table_create, table_set_status
 
 pytestmark = pytest.mark.django_db
 __all__ = ["fast_password_hashing"]
@@ -39,6 +39,7 @@ SERIAL = "SIM-SYM-31"
 @pytest.fixture
 def table(pit_boss_paula: User, pit_boss_pedro: User) -> Table:
     table = table_create(name="SYM-31", game="siete_y_medio", seat_count=6)
+    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=pit_boss_paula)
     bind_shoe(table, SERIAL, requested_by=pit_boss_paula, approved_by=pit_boss_pedro)
     return table
 

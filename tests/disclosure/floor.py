@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 from devices.codec.cards import DeckType, card_byte
 from devices.codec.messages import CardDrawn, Hello
 from devices.django_sink import DjangoLinkSink
-from reports.services.custody import custody_open
+from reports.services.custody import count_confirm, custody_open
 from tables.engine import stud
 from tables.models import Table, TableEvent
 from tables.services.commands import table_command
@@ -94,12 +94,8 @@ def opened_for_the_shift(
 ) -> Table:
     """A table with its opener for the shift in play, so the shift's audit covers its rounds."""
     table = open_table(name, game, settings, people["dealer"], people["pit_boss"])
-    custody_open(
-        table_id=table.pk,
-        dealer=people["dealer"].username,
-        pit_boss=people["pit_boss"],
-        chips={"5": 100, "25": 40},
-    )
+    custody_open(table_id=table.pk, pit_boss=people["pit_boss"], chips={"5": 100, "25": 40})
+    count_confirm(table_id=table.pk, dealer=people["dealer"], closing=False)
     table.refresh_from_db()
     return table
 

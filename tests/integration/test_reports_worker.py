@@ -24,6 +24,7 @@ from tables import roles
 from tables.models import Table
 from tables.services.floor import dealer_assign, table_create
 from tests.integration.celery_workers import start_worker, stop_worker
+from tests.reports.custody_floor import close_books, open_books
 
 TABLES = 3
 PAUSE_SECONDS = 6
@@ -71,9 +72,9 @@ def past_shift() -> ShiftKey:
             seat_count=6,
             settings={"min_stake": 10, "max_stake": 500, "chip": 5},
         )
-        custody.custody_open(
-            table_id=table.pk,
-            dealer=dealer.username,
+        open_books(
+            table.pk,
+            dealer=dealer,
             pit_boss=pit_boss,
             chips={"100": 20},
             occurred_at=moment,
@@ -85,9 +86,7 @@ def past_shift() -> ShiftKey:
         ).payload["slip_number"]
         slips.slip_cage_sign(slip_type="fill", slip_number=fill, cashier=cashier)
         slips.slip_confirm(slip_type="fill", slip_number=fill, dealer=dealer)
-        custody.custody_close(
-            table_id=table.pk, dealer=dealer.username, pit_boss=pit_boss, chips={"100": 25}
-        )
+        close_books(table.pk, dealer=dealer, pit_boss=pit_boss, chips={"100": 25})
         custody.drop_count(table_id=table.pk, amount=300 * number, counted_by=cashier)
     return key
 

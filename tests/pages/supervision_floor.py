@@ -49,9 +49,8 @@ def live_floor(
     )
     dealer_assign(table_id=table.pk, dealer=dealer, by=pit_boss)
     if opened:
-        custody.custody_open(
-            table_id=table.pk, dealer=dealer.username, pit_boss=pit_boss, chips=OPENING_CHIPS
-        )
+        custody.custody_open(table_id=table.pk, pit_boss=pit_boss, chips=OPENING_CHIPS)
+        custody.count_confirm(table_id=table.pk, dealer=dealer, closing=False)
     table.refresh_from_db()
     return LiveFloor(table, stud, dealer, pit_boss, other_pit_boss, cashier)
 

@@ -74,12 +74,8 @@ def test_a_finished_round_has_a_timeline_and_one_in_play_is_refused(
     from reports.services import custody
     from tests.reports.custody_floor import OPENING_CHIPS
 
-    custody.custody_open(
-        table_id=floor.table.pk,
-        dealer=floor.dealer.username,
-        pit_boss=floor.pit_boss,
-        chips=OPENING_CHIPS,
-    )
+    custody.custody_open(table_id=floor.table.pk, pit_boss=floor.pit_boss, chips=OPENING_CHIPS)
+    custody.count_confirm(table_id=floor.table.pk, dealer=floor.dealer, closing=False)
     play_rounds(floor, 1)
     start_a_round_with_a_face_down_card(floor)
     client = signed_in(auditor_alba)

@@ -64,12 +64,8 @@ def test_a_finished_rounds_timeline_has_every_event_and_the_engines_replay(
 
 
 def play_rounds_open(floor: LiveFloor) -> None:
-    custody.custody_open(
-        table_id=floor.table.pk,
-        dealer=floor.dealer.username,
-        pit_boss=floor.pit_boss,
-        chips=OPENING_CHIPS,
-    )
+    custody.custody_open(table_id=floor.table.pk, pit_boss=floor.pit_boss, chips=OPENING_CHIPS)
+    custody.count_confirm(table_id=floor.table.pk, dealer=floor.dealer, closing=False)
     play_rounds(floor, 2)
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from reports.services import custody, slips
 from reports.shifts import ShiftKey, floor_clock
 from tables.models import Table, TableEvent
-from tables.services.floor import table_create
+from tables.services.floor import dealer_assign, is_current_dealer, table_create
 
 OPENING_CHIPS = {"5": 100, "25": 40, "100": 10}  # 500 + 1000 + 1000 = 2500
 
@@ -39,6 +39,49 @@ def make_siete_table(name: str = "SyM-T") -> Table:
     )
 
 
+def open_books(
+    table_id: int,
+    *,
+    dealer: User,
+    pit_boss: User,
+    chips: dict[str, int] | None = None,
+    carry_over: bool = False,
+    occurred_at: datetime | None = None,
+) -> TableEvent:
+    """The pit boss counts the tray (or carries the closer over), the dealer confirms: the
+    table's opener. Puts the dealer on the table first if he is not there."""
+    table = Table.objects.get(pk=table_id)
+    if not is_current_dealer(dealer, table):
+        dealer_assign(table_id=table_id, dealer=dealer, by=pit_boss)
+    custody.custody_open(
+        table_id=table_id,
+        pit_boss=pit_boss,
+        chips=chips,
+        carry_over=carry_over,
+        occurred_at=occurred_at,
+    )
+    return custody.count_confirm(
+        table_id=table_id, dealer=dealer, closing=False, occurred_at=occurred_at
+    )
+
+
+def close_books(
+    table_id: int,
+    *,
+    dealer: User,
+    pit_boss: User,
+    chips: dict[str, int],
+    occurred_at: datetime | None = None,
+) -> TableEvent:
+    """The pit boss counts the tray left, the table's dealer confirms: the closer."""
+    custody.custody_close(
+        table_id=table_id, pit_boss=pit_boss, chips=chips, occurred_at=occurred_at
+    )
+    return custody.count_confirm(
+        table_id=table_id, dealer=dealer, closing=True, occurred_at=occurred_at
+    )
+
+
 def past_shift(floor: Floor) -> ShiftKey:
     """Open, fill, close and count the table in the last shift that ended."""
     clock = floor_clock()
@@ -46,18 +89,18 @@ def past_shift(floor: Floor) -> ShiftKey:
     start, _ = clock.bounds(key)
     moment = start + timedelta(minutes=30)
     table = floor.table.pk
-    custody.custody_open(
-        table_id=table,
-        dealer=floor.dealer.username,
+    open_books(
+        table,
+        dealer=floor.dealer,
         pit_boss=floor.pit_boss,
         chips=OPENING_CHIPS,
         occurred_at=moment,
     )
     custody.buy_in_record(table_id=table, amount=400, actor=floor.dealer, occurred_at=moment)
     slip_through(floor, "fill", {"100": 500}, occurred_at=moment)
-    custody.custody_close(
-        table_id=table,
-        dealer=floor.dealer.username,
+    close_books(
+        table,
+        dealer=floor.dealer,
         pit_boss=floor.pit_boss,
         chips={"5": 100, "25": 40, "100": 12},
         occurred_at=moment,

@@ -7,13 +7,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from reports.services import custody
 from reports.services.storing import produce_report
 from reports.shifts import floor_clock
 from tables.engine.siete import commands as siete
 from tables.services.commands import table_command
 from tables.services.floor import round_open
-from tests.reports.custody_floor import OPENING_CHIPS, Floor
+from tests.reports.custody_floor import OPENING_CHIPS, Floor, close_books, open_books
 
 pytestmark = pytest.mark.django_db
 
@@ -23,9 +22,9 @@ def test_a_typed_card_and_a_wrong_payout_are_findings(floor: Floor) -> None:
     key = clock.last_ended(timezone.now())
     moment = clock.bounds(key)[0] + timedelta(minutes=5)
     table = floor.table.pk
-    custody.custody_open(
-        table_id=table,
-        dealer=floor.dealer.username,
+    open_books(
+        table,
+        dealer=floor.dealer,
         pit_boss=floor.pit_boss,
         chips=OPENING_CHIPS,
         occurred_at=moment,
@@ -42,9 +41,7 @@ def test_a_typed_card_and_a_wrong_payout_are_findings(floor: Floor) -> None:
     do(siete.RevealBank())
     do(siete.RecordCard("1B", source="shoe"), "shoe")
     do(siete.RecordPayout(1, 40))  # the rules pay 20 (7 against 5), the dealer paid 40
-    custody.custody_close(
-        table_id=table, dealer=floor.dealer.username, pit_boss=floor.pit_boss, chips=OPENING_CHIPS
-    )
+    close_books(table, dealer=floor.dealer, pit_boss=floor.pit_boss, chips=OPENING_CHIPS)
     audit = produce_report("audit", key).document
     assert [(row["manual_card"], row["status"]) for row in audit["manual_entries"]] == [
         ("7O", "no_shoe_read")

@@ -13,7 +13,7 @@ from reports.services import custody
 from reports.shifts import ShiftKey, floor_clock
 from tables.engine.errors import RuleError
 from tables.models import Table, TableEvent
-from tests.reports.custody_floor import OPENING_CHIPS, Floor
+from tests.reports.custody_floor import OPENING_CHIPS, Floor, close_books, open_books
 
 pytestmark = pytest.mark.django_db
 
@@ -28,18 +28,18 @@ def refusal(floor: Floor, action: Callable[[], Any]) -> tuple[str, str]:
 
 
 def open_table(floor: Floor, chips: dict[str, int] | None = None) -> TableEvent:
-    return custody.custody_open(
-        table_id=floor.table.pk,
-        dealer=floor.dealer.username,
+    return open_books(
+        floor.table.pk,
+        dealer=floor.dealer,
         pit_boss=floor.pit_boss,
         chips=OPENING_CHIPS if chips is None else chips,
     )
 
 
 def close_table(floor: Floor) -> TableEvent:
-    return custody.custody_close(
-        table_id=floor.table.pk,
-        dealer=floor.dealer.username,
+    return close_books(
+        floor.table.pk,
+        dealer=floor.dealer,
         pit_boss=floor.pit_boss,
         chips={"5": 90, "25": 40, "100": 12},
     )
@@ -63,10 +63,11 @@ def test_the_closer_closes_the_table_and_the_next_opener_carries_it_over(floor: 
     assert floor.refresh().status == Table.Status.CLOSED
     clock = floor_clock()
     _, shift_end = clock.bounds(ShiftKey.from_payload(opened.payload))
-    carried = custody.custody_open(
-        table_id=floor.table.pk,
-        dealer=floor.dealer.username,
+    carried = open_books(
+        floor.table.pk,
+        dealer=floor.dealer,
         pit_boss=floor.other_pit_boss,
+        carry_over=True,
         occurred_at=shift_end + timedelta(minutes=1),
     )
     assert carried.payload["carried_over"] is True
@@ -132,11 +133,14 @@ def test_a_buy_in_of_nothing_is_refused(floor: Floor) -> None:
     assert refusal(floor, action)[0] == "invalid_amount"
 
 
-def test_an_opener_without_a_count_carries_the_last_closer_over(floor: Floor) -> None:
+def test_an_opener_carried_over_needs_a_closer_to_carry(floor: Floor) -> None:
     code = refusal(
         floor,
-        lambda: custody.custody_open(
-            table_id=floor.table.pk, dealer=floor.dealer.username, pit_boss=floor.pit_boss
+        lambda: open_books(
+            floor.table.pk,
+            dealer=floor.dealer,
+            pit_boss=floor.pit_boss,
+            carry_over=True,
         ),
     )[0]
     assert code == "no_opening_count"

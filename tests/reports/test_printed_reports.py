@@ -24,6 +24,7 @@ from report_samples import (
 )
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from reports import kinds
 from reports.builders.cashier import build_cashier_report
 from reports.builders.document import Document
 from reports.builders.floor_summary import build_floor_summary
@@ -31,7 +32,7 @@ from reports.builders.period import build_period_report
 from reports.cage import CageFigures
 from reports.custody import SlipRequested, SlipVoided
 from reports.renderers.as_csv import render_csv
-from reports.renderers.as_pdf import SECTIONS, render_pdf
+from reports.renderers.as_pdf import render_pdf
 from reports.renderers.language import REPORT_LANGUAGES
 from reports.renderers.pdf_layout import FONT_SIZE, FRAME_WIDTH
 
@@ -214,7 +215,8 @@ def test_every_cell_fits_its_column(report: str, language: str) -> None:
 
     document = EXPECTED[report][0]()
     with translation.override(language):
-        tables = [f for f in SECTIONS[document["kind"]](document) if isinstance(f, Table)]
+        sections = kinds.kind_for(document["kind"]).pdf_sections(document)
+        tables = [f for f in sections if isinstance(f, Table)]
     assert tables
     for table in tables:
         widths = table._colWidths

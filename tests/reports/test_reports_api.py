@@ -12,10 +12,10 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from reports.models import Report
-from reports.services import custody, slips
+from reports.services import slips
 from reports.services.storing import produce_report
 from reports.shifts import floor_clock
-from tests.reports.custody_floor import OPENING_CHIPS, Floor, past_shift
+from tests.reports.custody_floor import OPENING_CHIPS, Floor, open_books, past_shift
 
 pytestmark = pytest.mark.django_db
 
@@ -32,15 +32,17 @@ def test_custody_refusals_come_back_with_their_code_and_sentence(
     floor: Floor, client_for: Any
 ) -> None:
     pit = client_for(floor.pit_boss)
-    closer = {"dealer": floor.dealer.username, "chips": {"25": 10}}
+    closer = {"chips": {"25": 10}}
     response = pit.post(url(f"tables/{floor.table.pk}/closer"), closer, format="json")
     assert response.status_code == 409
     assert body(response)["code"] == "closer_without_opener"
     assert "opener" in body(response)["detail"]
-    opener = {"dealer": floor.dealer.username, "chips": OPENING_CHIPS}
+    opener = {"chips": OPENING_CHIPS}
     assert (
         pit.post(url(f"tables/{floor.table.pk}/opener"), opener, format="json").status_code == 201
     )
+    confirmed = client_for(floor.dealer).post(url(f"tables/{floor.table.pk}/opener/confirm"))
+    assert confirmed.status_code == 201
     slip = {"amounts": {"25": -100}}
     response = pit.post(url(f"tables/{floor.table.pk}/fills"), slip, format="json")
     assert (response.status_code, body(response)["code"]) == (422, "negative_amount")
@@ -168,9 +170,9 @@ def test_a_report_of_a_shift_still_open_is_provisional_or_refused(
     django_capture_on_commit_callbacks: Any,
     eager_celery: None,
 ) -> None:
-    custody.custody_open(
-        table_id=floor.table.pk,
-        dealer=floor.dealer.username,
+    open_books(
+        floor.table.pk,
+        dealer=floor.dealer,
         pit_boss=floor.pit_boss,
         chips=OPENING_CHIPS,
     )

@@ -30,7 +30,8 @@ def post(client: Any, path: str, data: dict[str, Any]) -> tuple[int, Any]:
 def test_a_fill_goes_through_its_three_steps_over_http(floor: Floor, client_for: Any) -> None:
     pit, cage, dealer = (client_for(p) for p in (floor.pit_boss, floor.cashier, floor.dealer))
     table = floor.table.pk
-    post(pit, f"tables/{table}/opener", {"dealer": floor.dealer.username, "chips": OPENING_CHIPS})
+    post(pit, f"tables/{table}/opener", {"chips": OPENING_CHIPS})
+    post(client_for(floor.dealer), f"tables/{table}/opener/confirm", {})
     status, requested = post(pit, f"tables/{table}/fills", {"amounts": {"25": 500}})
     assert (status, requested["type"]) == (201, "custody.fill_requested")
     number = requested["payload"]["slip_number"]
@@ -50,7 +51,8 @@ def test_a_fill_goes_through_its_three_steps_over_http(floor: Floor, client_for:
 def test_a_credit_is_received_and_a_fill_cannot_be(floor: Floor, client_for: Any) -> None:
     pit, cage = client_for(floor.pit_boss), client_for(floor.cashier)
     table = floor.table.pk
-    post(pit, f"tables/{table}/opener", {"dealer": floor.dealer.username, "chips": OPENING_CHIPS})
+    post(pit, f"tables/{table}/opener", {"chips": OPENING_CHIPS})
+    post(client_for(floor.dealer), f"tables/{table}/opener/confirm", {})
     number = post(pit, f"tables/{table}/credits", {"amounts": {"100": 200}})[1]["payload"][
         "slip_number"
     ]

@@ -25,7 +25,7 @@ from tables.engine.siete.house_edge import house_edge
 from tables.engine.siete.settings import SieteSettings
 from tables.models import Table
 from tables.services.corrections import correction_approve, correction_request
-from tests.reports.custody_floor import OPENING_CHIPS, Floor
+from tests.reports.custody_floor import OPENING_CHIPS, Floor, close_books, open_books
 
 PUSH: dict[str, Any] = {"min_stake": 10, "max_stake": 500, "chip": 5}
 BANK: dict[str, Any] = {**PUSH, "ties": "bank"}
@@ -95,9 +95,9 @@ def play_shift_with_a_settings_change(floor: Floor, rounds_each: int) -> tuple[S
     key = clock.last_ended(timezone.now())
     moment = clock.bounds(key)[0] + timedelta(minutes=30)
     table = floor.table.pk
-    custody.custody_open(
-        table_id=table,
-        dealer=floor.dealer.username,
+    open_books(
+        table,
+        dealer=floor.dealer,
         pit_boss=floor.pit_boss,
         chips=OPENING_CHIPS,
         occurred_at=moment,
@@ -117,9 +117,9 @@ def play_shift_with_a_settings_change(floor: Floor, rounds_each: int) -> tuple[S
     correction_approve(correction_id=change.pk, approver=floor.other_pit_boss)
     for _ in range(rounds_each):
         play_siete_round(driver, rng, chip=5, min_stake=10)
-    custody.custody_close(
-        table_id=table,
-        dealer=floor.dealer.username,
+    close_books(
+        table,
+        dealer=floor.dealer,
         pit_boss=floor.pit_boss,
         chips=OPENING_CHIPS,
         occurred_at=moment,

@@ -1,4 +1,5 @@
-"""python manage.py rebuild_projections --table NAME: rebuild round rows and alerts from the log."""
+"""python manage.py rebuild_projections --table NAME: rebuild a table's projections (rounds,
+seats and stacks, alerts, shoe incidents, slips) from its log, through the projector registry."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from tables.services.rebuild import rebuild_projections
 
 
 class Command(BaseCommand):
-    help = "Rebuild a table's projections (rounds, alerts) from its event log."
+    help = (
+        "Rebuild a table's projections (rounds, seats, alerts, shoe incidents, slips) "
+        "from its event log."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--table", required=True, help="the table's name")
