@@ -18,7 +18,7 @@ from tables.engine.game import Event
 from tables.engine.siete import commands as c
 from tables.engine.siete.cards import DECK, SIETE_Y_MEDIO_HALVES, VALUE_HALVES
 from tables.engine.siete.decide import decide_and_evolve
-from tables.engine.siete.invariants import RoundChecks, hidden_cards
+from tables.engine.siete.invariants import RoundChecks
 from tables.engine.siete.legal import legal_commands
 from tables.engine.siete.rules import SETTLED, VOIDED, phase, round_in_progress
 from tables.engine.siete.settings import SieteSettings
@@ -42,6 +42,7 @@ PAYTABLES: tuple[dict[str, str], ...] = (
     {"real": "2:1", "siete_y_medio": "6:5", "puntaje": "1:1"},
 )
 MAX_COMMANDS_PER_ROUND = 400
+ROUNDS_PER_TABLE = 200  # long enough for cut-card shoes and reshuffles, short enough to vary
 APPROVAL = ("dealer", "pit")
 
 
@@ -267,17 +268,13 @@ class RandomRound:
         return waiting[0] if waiting else None
 
 
-def simulate_random_play(rounds: int, rng: Random, *, tables: int | None = None) -> dict[str, Any]:
-    """Play `rounds` rounds, a fresh table with new random settings every so often."""
-    per_table = max(1, rounds // (tables or max(1, rounds // 200)))
+def simulate_random_play(rounds: int, rng: Random) -> dict[str, Any]:
+    """Play `rounds` rounds; a fresh table with new settings every ROUNDS_PER_TABLE rounds."""
     totals = RoundChecks()
     played = 0
     while played < rounds:
         table = RandomRound(random_settings(rng), rng)
-        for _ in range(min(per_table, rounds - played)):
+        for _ in range(min(ROUNDS_PER_TABLE, rounds - played)):
             totals.add(table.play_round())
             played += 1
     return totals.report(played)
-
-
-__all__ = ["RandomRound", "hidden_cards", "random_settings", "simulate_random_play"]

@@ -129,9 +129,11 @@ def report(tally: Tally, policy: str, players: int, settings: StudSettings) -> d
 
 def starting_stacks(settings: StudSettings, players: int, rng: Random) -> dict[int, int]:
     """Short and uneven stacks, so that all-ins, side pots and split pots happen often."""
+    # Two must be dealt in: under sit_out only a stack of the ante or more is.
+    least = settings.ante if settings.short_ante == "sit_out" else 1
     stacks = _draw_stacks(settings, players, rng)
-    while sum(stack >= settings.ante for stack in stacks.values()) < 2:
-        stacks = _draw_stacks(settings, players, rng)  # two must have the ante under sit_out
+    while sum(stack >= least for stack in stacks.values()) < 2:
+        stacks = _draw_stacks(settings, players, rng)
     return stacks
 
 

@@ -16,7 +16,7 @@ from tables.engine.siete.random_play import CHOICES, random_settings, simulate_r
 from tables.engine.siete.simulation import simulate_settings
 
 # The slow tier's figures; larger runs: python manage.py simulate_siete --random-play --rounds N
-SOAK_ENGINE_ROUNDS = int(os.environ.get("SIETE_SOAK_ROUNDS", "20000"))
+SOAK_ENGINE_ROUNDS = int(os.environ.get("SIETE_SOAK_ROUNDS", "50000"))
 SOAK_RULE_ROUNDS = 1_000_000
 
 

@@ -84,13 +84,19 @@ def _act(table: StudTable, reference: State, rng: Random) -> None:
     assert seat is not None
     assert reference.actor_index == seat - 1, "the engines disagree on whose turn it is"
     # A bet or raise all-in for less than a whole bet follows RULES.md's reopening rules (half
-    # a bet reopens), not the reference's: only whole bets and raises are played here.
+    # a bet reopens), not the reference's: only whole bets and raises are played here. Against
+    # opponents who cannot cover even the present bet the reference allows no raise, the
+    # engine does (the excess comes back uncalled); RULES.md is silent, so no raise is made.
+    betting = state.betting
+    others = [s for s in state.seats if s.can_bet and s.seat != seat]
+    covered = any(s.street_bet + s.stack > betting.level for s in others)
     whole = targets(state)
-    legal = tuple(o for o in options(state, seat) if o.kind not in AGGRESSIVE or o.to in whole)
+    every = options(state, seat)
+    legal = tuple(o for o in every if o.kind not in AGGRESSIVE or (covered and o.to in whole))
     aggressive = [o for o in legal if o.kind in AGGRESSIVE]
     minimum = reference.min_completion_betting_or_raising_to_amount
     can_raise = minimum is not None and reference.can_complete_bet_or_raise_to()
-    if aggressive or not any(o.kind in AGGRESSIVE for o in options(state, seat)):
+    if covered and (aggressive or not any(o.kind in AGGRESSIVE for o in every)):
         assert bool(aggressive) == can_raise
     if aggressive:
         assert aggressive[0].to == minimum
