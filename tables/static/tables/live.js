@@ -61,6 +61,12 @@
     isOpen: function () { return socket && socket.readyState === WebSocket.OPEN; },
   };
 
+  // The language picker sends itself on a change (a listener here, as the pages allow no
+  // inline script).
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.id === "language-select") event.target.form.submit();
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     status = document.getElementById("live-status");
     var path = document.body.dataset.liveSocket;
