@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from tables import selectors
 from tables.api.access import acting_user
+from tables.api.command_bodies import check_fields
 from tables.api.idempotency import run_idempotently
 from tables.api.permissions import Declared, described
 from tables.api.serializers import (
@@ -225,6 +226,8 @@ class TableCommandView(APIView):
 
 
 def run_command(request: Request, table: Table, command_type: str, data: Any) -> Response:
+    check_fields(table.game, command_type, data)
+
     def handle(key: str | None) -> Response:
         actor = acting_user(request)
         outcome = table_command_from_json(
