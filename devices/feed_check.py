@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef
+from django.db import connection
 
 from devices.models import Device, DeviceBinding, DeviceGap, MisreadHold
-from tables.models import Table
 
 MISREAD_REASON = (
     "the shoe could not read a card: the dealer enters it and a pit boss approves it "
@@ -35,30 +34,29 @@ def shoe_hold_reason(table_id: int) -> str | None:
     return None
 
 
-def feed_status(table_id: int) -> tuple[bool, str | None]:
-    """`online_shoe_feeds` and `shoe_hold_reason` in one query: the policy asks on every command."""
-    table = OuterRef("pk")
-    bound = {"ended_at__isnull": True, "approved_at__isnull": False}
-    row = (
-        Table.objects.filter(pk=table_id)
-        .annotate(
-            feeds=Exists(
-                DeviceBinding.objects.filter(
-                    table=table, device__status=Device.Status.ACTIVE, device__online=True, **bound
-                )
-            ),
-            misread=Exists(MisreadHold.objects.filter(table=table, resolved_at__isnull=True)),
-            gap=Exists(
-                DeviceGap.objects.filter(
-                    resolved_at__isnull=True,
-                    device__in=DeviceBinding.objects.filter(table=table, **bound).values("device"),
-                )
-            ),
-        )
-        .values_list("feeds", "misread", "gap")
-        .first()
+def _status_sql() -> str:
+    binding, device = DeviceBinding._meta.db_table, Device._meta.db_table
+    hold, gap = MisreadHold._meta.db_table, DeviceGap._meta.db_table
+    bound = "b.table_id = %s AND b.ended_at IS NULL AND b.approved_at IS NOT NULL"
+    return (
+        f"SELECT EXISTS(SELECT 1 FROM {binding} b JOIN {device} d ON d.id = b.device_id "
+        f"WHERE {bound} AND d.status = %s AND d.online = %s), "
+        f"EXISTS(SELECT 1 FROM {hold} h WHERE h.table_id = %s AND h.resolved_at IS NULL), "
+        f"EXISTS(SELECT 1 FROM {gap} g JOIN {binding} b ON b.device_id = g.device_id "
+        f"WHERE {bound} AND g.resolved_at IS NULL)"
     )
-    if row is None:
-        return False, None
-    feeds, misread, gap = row
+
+
+_STATUS_SQL: list[str] = []
+
+
+def feed_status(table_id: int) -> tuple[bool, str | None]:
+    """`online_shoe_feeds` and `shoe_hold_reason` in one statement, written once: the policy
+    asks on every command, so it costs one round trip and no query building."""
+    if not _STATUS_SQL:
+        _STATUS_SQL.append(_status_sql())
+    params = (table_id, Device.Status.ACTIVE, True, table_id, table_id)
+    with connection.cursor() as cursor:
+        cursor.execute(_STATUS_SQL[0], params)
+        feeds, misread, gap = cursor.fetchone()
     return bool(feeds), MISREAD_REASON if misread else GAP_REASON if gap else None

@@ -3,12 +3,8 @@ reports, auditors everything, dealers nothing."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import BasePermission
-from rest_framework.request import Request
 
 from reports import kinds
 from tables import roles
@@ -25,12 +21,3 @@ def visible_kinds(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
 def check_can_see(user: AbstractBaseUser | AnonymousUser, kind: str) -> None:
     if kind not in visible_kinds(user):
         raise PermissionDenied("Your role does not allow this report.")
-
-
-class SeesSomeReports(BasePermission):
-    message = "Your role does not allow reports."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return bool(request.user and request.user.is_authenticated) and bool(
-            visible_kinds(request.user)
-        )

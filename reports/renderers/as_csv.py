@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from reports import kinds
@@ -37,4 +39,18 @@ def _cell(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value)
+    if isinstance(value, int | Decimal):
+        return str(value)
+    return escape_formula(str(value))
+
+
+# A spreadsheet runs a cell starting with one of these as a formula: text that starts so (a
+# player's name, a reason typed at the table) is kept as text by a leading apostrophe.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?%?")
+
+
+def escape_formula(text: str) -> str:
+    if text.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text

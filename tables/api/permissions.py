@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
 from tables import policy
+from tables.api.bounds import MAX_ID
 from tables.policy.rules import Rule
 
 
@@ -32,6 +34,7 @@ class Declared(BasePermission):
     message = "Your role does not allow this."
 
     def has_permission(self, request: Request, view: Any) -> bool:
+        check_path_ids(getattr(view, "kwargs", {}))
         if not request.user or not request.user.is_authenticated:
             return False
         method = "GET" if request.method in ("HEAD", "OPTIONS") else str(request.method)
@@ -44,6 +47,13 @@ class Declared(BasePermission):
             self.message = _refusal(declared)
             return False
         return True
+
+
+def check_path_ids(kwargs: dict[str, Any]) -> None:
+    """An id in the address past the database's 64-bit integers is a 400 naming it."""
+    for name, value in kwargs.items():
+        if isinstance(value, int) and not 0 <= value <= MAX_ID:
+            raise ValidationError({name: [f"{name} must be a whole number from 0 to {MAX_ID}."]})
 
 
 def _refusal(declared: Rule) -> str:

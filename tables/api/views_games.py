@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tables import selectors
+from tables.api.command_bodies import register_body
 from tables.api.permissions import Declared, described
 from tables.api.views_tables import ERRORS, STATE, run_command
 from tables.engine import siete, stud
@@ -54,6 +55,8 @@ def body_serializer(name: str, command_class: type) -> type[serializers.Serializ
 
 
 def command_view(game: str, command_type: str, body: type[serializers.Serializer[Any]]) -> Any:
+    register_body(game, command_type, frozenset(body().fields))
+
     class GameCommandView(APIView):
         permission_classes = (Declared,)
         policy_game = game

@@ -33,6 +33,9 @@ class RoleGrantSerializer(serializers.ModelSerializer[RoleGrant]):
     user = serializers.CharField(source="user.username")
     requested_by = serializers.CharField(source="requested_by.username")
     decided_by = serializers.CharField(source="decided_by.username", allow_null=True, default=None)
+    # Plain text in the schema: the corrections' "status" enum would collide with this one.
+    status = serializers.CharField(read_only=True)
+    action = serializers.CharField(read_only=True)
 
     class Meta:
         model = RoleGrant

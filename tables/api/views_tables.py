@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from tables import selectors
 from tables.api.access import acting_user
+from tables.api.command_bodies import check_fields
 from tables.api.idempotency import run_idempotently
 from tables.api.permissions import Declared, described
 from tables.api.serializers import (
@@ -226,6 +227,7 @@ class TableCommandView(APIView):
 
 
 def run_command(request: Request, table: Table, command_type: str, data: Any) -> Response:
+    check_fields(table.game, command_type, data)
     occurred_at = checked_tablet_time(request, table)
 
     def handle(key: str | None) -> Response:

@@ -22,7 +22,10 @@ def _write(name: str, summary: str, who: frozenset[str] | set[str], **flags: obj
 
 
 def _read(name: str, summary: str, who: set[str]) -> Rule:
-    return Rule(name=name, summary=summary, roles=frozenset(who), reads=True, while_held=True)
+    return Rule(
+        name=name, summary=summary, roles=frozenset(who), reads=True, while_held=True,
+        own_table=False,
+    )  # fmt: skip
 
 
 FLOOR_RULES: tuple[Rule, ...] = (
