@@ -19,7 +19,6 @@ from rest_framework.test import APIClient
 from devices.codec.cards import DeckType, card_byte
 from devices.codec.messages import CardDrawn, Hello
 from devices.django_sink import DjangoLinkSink
-from reports.services.custody import count_confirm, custody_open
 from tables.engine import stud
 from tables.models import Table, TableEvent
 from tables.services.commands import table_command
@@ -92,12 +91,9 @@ def bound_shoe(pit_boss: RecordingClient, approver: RecordingClient, table: Tabl
 def opened_for_the_shift(
     name: str, game: str, settings: dict[str, Any], people: dict[str, User]
 ) -> Table:
-    """A table with its opener for the shift in play, so the shift's audit covers its rounds."""
-    table = open_table(name, game, settings, people["dealer"], people["pit_boss"])
-    custody_open(table_id=table.pk, pit_boss=people["pit_boss"], chips={"5": 100, "25": 40})
-    count_confirm(table_id=table.pk, dealer=people["dealer"], closing=False)
-    table.refresh_from_db()
-    return table
+    """A table with its opener for the shift in play (counted by the pit boss, confirmed by
+    the dealer), so the shift's audit covers its rounds."""
+    return open_table(name, game, settings, people["dealer"], people["pit_boss"])
 
 
 def siete_dealt(people: dict[str, User]) -> tuple[LiveRound, Shoe]:

@@ -1,9 +1,7 @@
 """No hidden card leaves the server before its round is over, on any surface, in either game.
 
-One test per game and surface, so that each can be read on its own. Those ending ``_ENGINE``
-need the engine's refusal sentences to name no hidden card (tables/engine/); the one ending
-``_NEEDS_API`` needs the alerts API to show alerts through tables.disclosure; the others are
-kept by tables.disclosure.
+One test per game and surface, so that each can be read on its own. The refusals are kept by
+the engine's own sentences (tables/engine/), every other surface by tables.disclosure.
 """
 
 from __future__ import annotations
@@ -33,15 +31,6 @@ from tests.disclosure.surfaces import (
 )
 
 pytestmark = pytest.mark.django_db
-# Leaks that only the engine's refusal and alert sentences (tables/engine/) and the alerts'
-# serialisation (tables/api/serializers.py, through tables.disclosure) close. Not strict: once
-# those land, these pass (XPASS) and the mark comes off.
-NEEDS_ENGINE_SENTENCES = pytest.mark.xfail(
-    reason="the engine's sentences still name the hidden card", strict=False
-)
-NEEDS_ALERT_SERIALISATION = pytest.mark.xfail(
-    reason="the alerts API shows the engine's message and details as stored", strict=False
-)
 
 
 @pytest.fixture
@@ -101,8 +90,7 @@ def test_siete_admin_pages_name_no_hidden_card(siete: Any) -> None:
     assert named(live.hidden, admin_pages_text(live)) == set()
 
 
-@NEEDS_ALERT_SERIALISATION
-def test_siete_alerts_name_no_hidden_card_NEEDS_API(siete: Any) -> None:
+def test_siete_alerts_name_no_hidden_card(siete: Any) -> None:
     """The duplicate read's alert names the card in its sentence and details; the alerts API
     must show them through tables.disclosure (as the admin does), not as stored."""
     live, shoe = siete
@@ -112,21 +100,22 @@ def test_siete_alerts_name_no_hidden_card_NEEDS_API(siete: Any) -> None:
     assert named(live.hidden, alerts) == set()
 
 
-@NEEDS_ENGINE_SENTENCES
-def test_siete_refusals_name_no_hidden_card_ENGINE(people: dict[str, User]) -> None:
+def test_siete_refusals_name_no_hidden_card(people: dict[str, User]) -> None:
     """A wrong reveal, a false bust declaration and a wrong bank card are refused without
     naming a hidden card."""
     live, _ = siete_dealt(people)
     tablet = live.tablet
     assert tablet is not None
     tablet.client.post(tablet.command_url("reveal"), {"box": 1, "card": "7O"}, format="json")
+    before_declaring = "\n".join(live.bodies)
+    assert named(live.hidden, before_declaring) == set()
+    assert "holds 6" not in before_declaring  # box 1's hidden total (6E) is a secret too
+    # R1: a false declaration of bust shows the box's cards; box 1's 6E is face up from now on.
     tablet.client.post(tablet.command_url("declare_bust"), {"box": 1}, format="json")
     tablet.send("stand", box=1)
     tablet.send("stand", box=2)
     tablet.client.post(tablet.command_url("reveal_bank"), {"card": "5C"}, format="json")
-    answers = "\n".join(live.bodies)
-    assert named(live.hidden, answers) == set()
-    assert "holds 6" not in answers  # box 1's hidden total (6E) is a secret too
+    assert named(live.hidden - {"6E"}, "\n".join(live.bodies)) == set()
 
 
 def test_siete_after_the_round_closes_the_auditor_sees_everything(siete: Any) -> None:
@@ -171,8 +160,7 @@ def test_stud_admin_pages_name_no_hidden_card(stud_hand: LiveRound) -> None:
     assert named(stud_hand.hidden, admin_pages_text(stud_hand)) == set()
 
 
-@NEEDS_ENGINE_SENTENCES
-def test_stud_refusals_name_no_hidden_card_ENGINE(stud_hand: LiveRound) -> None:
+def test_stud_refusals_name_no_hidden_card(stud_hand: LiveRound) -> None:
     """Entering a hole card again is refused without saying it was dealt."""
     tablet = stud_hand.tablet
     assert tablet is not None
