@@ -22,9 +22,10 @@ django.setup()
 
 from django.contrib.auth.models import Group, User  # noqa: E402
 
+from reports.services.custody import count_confirm, custody_open  # noqa: E402
 from tables import roles  # noqa: E402
-from tables.models import Alert, Table, TableEvent  # noqa: E402
-from tables.services.floor import dealer_assign, table_create, table_set_status  # noqa: E402
+from tables.models import Alert, TableEvent  # noqa: E402
+from tables.services.floor import dealer_assign, table_create  # noqa: E402
 from tables.services.seating import player_seat  # noqa: E402
 from tests.browser.tablet_driver import TABLE_SETTINGS  # noqa: E402
 
@@ -47,8 +48,11 @@ def make_table(game: str, name: str) -> dict[str, Any]:
     table = table_create(
         name=name, game=game, seat_count=SEATS[game], settings=TABLE_SETTINGS[game], actor=boss
     )
-    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=boss)
     dealer_assign(table_id=table.pk, dealer=dealer, by=boss)
+    # Opened as on the floor: the pit boss counts the tray, the dealer confirms the count (a
+    # seat's buy-in is a custody buy-in, which needs the opener).
+    custody_open(table_id=table.pk, pit_boss=boss, chips={"5": 100, "25": 40})
+    count_confirm(table_id=table.pk, dealer=dealer, closing=False)
     if game == "seven_card_stud":
         for seat, (player, chips) in enumerate(STUD_PLAYERS, start=1):
             player_seat(table_id=table.pk, seat=seat, player=player, buy_in=chips, actor=boss)
