@@ -163,8 +163,9 @@ def _locked_device(device_id: int) -> Device:
 
 def _locked_binding(binding_id: int) -> DeviceBinding:
     try:
+        # Only the request row is locked: PostgreSQL locks no row across an outer join.
         return (
-            DeviceBinding.objects.select_for_update()
+            DeviceBinding.objects.select_for_update(of=("self",))
             .select_related("device", "requested_by")
             .get(pk=binding_id)
         )

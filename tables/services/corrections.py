@@ -190,8 +190,9 @@ def _decide(correction: CorrectionRequest, status: str, approver: User, note: st
 
 
 def _pending(correction_id: int) -> CorrectionRequest:
+    # Only the request row is locked: PostgreSQL locks no row across an outer join.
     correction = (
-        CorrectionRequest.objects.select_for_update()
+        CorrectionRequest.objects.select_for_update(of=("self",))
         .select_related("table", "requested_by")
         .filter(pk=correction_id)
         .first()

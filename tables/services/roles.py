@@ -114,8 +114,9 @@ def _check_compatible(user: User, role: str) -> None:
 
 
 def _pending(grant_id: int) -> RoleGrant:
+    # Only the request row is locked: PostgreSQL locks no row across an outer join.
     grant = (
-        RoleGrant.objects.select_for_update()
+        RoleGrant.objects.select_for_update(of=("self",))
         .select_related("user", "requested_by")
         .filter(pk=grant_id)
         .first()
