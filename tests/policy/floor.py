@@ -60,6 +60,9 @@ def build_floor() -> PolicyFloor:
     dealer_assign(table_id=stud.pk, dealer=people[OTHER_DEALER], by=boss)
     custody.custody_open(table_id=siete.pk, pit_boss=boss, chips={"25": 4000})
     custody.count_confirm(table_id=siete.pk, dealer=people[ASSIGNED_DEALER], closing=False)
+    # The Stud table opens with a count too: its seats' buy-ins are custody buy-ins.
+    custody.custody_open(table_id=stud.pk, pit_boss=boss, chips={"25": 40})
+    custody.count_confirm(table_id=stud.pk, dealer=people[OTHER_DEALER], closing=False)
     event = slips.slip_request(
         slip_type="fill", table_id=siete.pk, amounts={"25": 500}, pit_boss=boss
     )

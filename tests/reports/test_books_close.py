@@ -71,9 +71,9 @@ def test_the_dealer_confirms_his_own_opener_and_closer_with_his_login(
     assert pit.post(f"/api/reports/tables/{table}/opener", opener, format="json").status_code == 201
     head = floor.refresh().head_seq
     response = dan.post(f"/api/reports/tables/{table}/opener/confirm")
-    assert (response.status_code, response.json()["code"]) == (403, "dealer_not_assigned")
+    assert (response.status_code, response.json()["code"]) == (403, "not_your_table")
     response = pit.post(f"/api/reports/tables/{table}/opener/confirm")
-    assert (response.status_code, response.json()["code"]) == (422, "signer_without_role")
+    assert (response.status_code, response.json()["code"]) == (403, "permission_denied")
     response = dora.post(f"/api/reports/tables/{table}/closer/confirm")
     assert (response.status_code, response.json()["code"]) == (409, "no_count_to_confirm")
     assert floor.refresh().head_seq == head
@@ -137,7 +137,7 @@ def test_no_player_sits_down_at_a_stud_table_without_an_opener(floor: Floor) -> 
     )
     table_set_status(table_id=stud.pk, status=Table.Status.OPEN, actor=floor.pit_boss)
     with pytest.raises(RuleError) as refused:
-        seating.player_seat(table_id=stud.pk, seat=1, player="p1", buy_in=500, actor=floor.dealer)
+        seating.player_seat(table_id=stud.pk, seat=1, player="p1", buy_in=500, actor=floor.pit_boss)
     assert refused.value.code == "table_not_open"
     assert not Seat.objects.filter(table=stud).exclude(player_label="").exists()
 
