@@ -58,11 +58,18 @@ def start_round(table_id: int) -> dict[str, Any]:
 def opener(table_id: int) -> dict[str, Any]:
     """The table's opener for the shift, counted by its dealer and a pit boss."""
     from reports.services import custody
+    from tables.engine.errors import RuleError
 
     dealer = DealerAssignment.objects.get(table_id=table_id, ended_at__isnull=True).dealer
     boss = person("boss-b", roles.PIT_BOSS)
     chips = {"5": 500, "25": 1000, "100": 2000}
-    custody.custody_open(table_id=table_id, pit_boss=boss, chips=chips)
+    try:
+        custody.custody_open(table_id=table_id, pit_boss=boss, chips=chips)
+    except RuleError as refused:
+        # The browser tier's tables already open with a confirmed count (floor_script).
+        if refused.code != "second_opener":
+            raise
+        return {"opened": table_id}
     custody.count_confirm(table_id=table_id, dealer=dealer, closing=False)
     return {"opened": table_id}
 
