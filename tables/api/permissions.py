@@ -16,6 +16,7 @@ from rest_framework.request import Request
 
 from tables import policy
 from tables.api.bounds import MAX_ID
+from tables.policy.checks import not_your_role
 from tables.policy.rules import Rule
 
 
@@ -44,7 +45,7 @@ class Declared(BasePermission):
         if declared is None:
             return False
         if not policy.may_send(request.user, declared):
-            self.message = _refusal(declared)
+            self.message = not_your_role(declared)
             return False
         return True
 
@@ -54,11 +55,6 @@ def check_path_ids(kwargs: dict[str, Any]) -> None:
     for name, value in kwargs.items():
         if isinstance(value, int) and not 0 <= value <= MAX_ID:
             raise ValidationError({name: [f"{name} must be a whole number from 0 to {MAX_ID}."]})
-
-
-def _refusal(declared: Rule) -> str:
-    who = " or ".join(role.replace("_", " ") for role in sorted(declared.roles)) or "nobody"
-    return f"Your role does not allow this; it is for a {who}."
 
 
 def described(*names: str, game: str | None = None) -> str:

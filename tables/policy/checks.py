@@ -119,7 +119,7 @@ def _check_sender(actor: Actor, declared: Rule, table: Table | None, source: str
         raise PolicyError("Sign in first.", code="not_authenticated", status=401)
     held = roles.roles_of(actor)
     if held.isdisjoint(declared.roles):
-        raise PolicyError(_not_your_role(declared), code="permission_denied")
+        raise PolicyError(not_your_role(declared), code="permission_denied")
     if table is not None and _needs_assignment(actor, declared) and not is_assigned(actor, table):
         raise PolicyError(
             f"You are not assigned to {table.name}; a dealer acts only at his own table.",
@@ -127,11 +127,14 @@ def _check_sender(actor: Actor, declared: Rule, table: Table | None, source: str
         )
 
 
-def _not_your_role(declared: Rule) -> str:
+def not_your_role(declared: Rule) -> str:
+    """The sentence for a caller whose role may not send `declared` (API and service alike)."""
     if declared.roles == {roles.PIT_BOSS}:
         return "Only a pit boss may do this."
-    who = " or ".join(role.replace("_", " ") for role in sorted(declared.roles)) or "nobody"
-    return f"Your role does not allow this; it is for a {who}."
+    who = " or the ".join(role.replace("_", " ") for role in sorted(declared.roles))
+    if not who:
+        return "Nobody may send this."
+    return f"Your role does not allow this: only the {who} may do it."
 
 
 def _check_approval(
