@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from reports.models import Slip
+from reports.services import custody
 from tables.models import CorrectionRequest
 from tables.services.corrections import correction_request
 from tests.pages.supervision_floor import (
@@ -144,14 +145,18 @@ def test_a_table_opens_with_a_count_and_closes_with_one(
     client = signed_in(floor.pit_boss)
     opened = client.post(f"/floor/tables/{floor.table.pk}/open/", {"chips-100": "10"})
     assert opened.status_code == 302
+    # The pit boss's count waits for the table's dealer, who confirms it with his own login.
+    assert floor.refresh().status == "closed"
+    custody.count_confirm(table_id=floor.table.pk, dealer=floor.dealer, closing=False)
     assert floor.refresh().status == "open"
     closed = client.post(f"/floor/tables/{floor.table.pk}/close/", {"chips-100": "10"})
     assert closed.status_code == 302
     assert floor.refresh().status == "closed"
+    custody.count_confirm(table_id=floor.table.pk, dealer=floor.dealer, closing=True)
     page = client.get(f"/floor/tables/{floor.table.pk}/")
     assert b'name="carry"' in page.content  # the last closer can be carried forward
     # One opener per shift: opening again in the same shift is refused, nothing recorded.
-    head = floor.table.head_seq
+    head = floor.refresh().head_seq
     again = client.post(f"/floor/tables/{floor.table.pk}/open/", {"carry": "1"})
     assert again.status_code == 409
     assert b'class="refusal"' in again.content
