@@ -4,6 +4,7 @@ stop on SIGTERM."""
 
 from __future__ import annotations
 
+import base64
 import http.client
 import os
 import signal
@@ -29,6 +30,8 @@ def production_env(var_dir: Path) -> dict[str, str]:
         DATABASE_URL=f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
         f"/{database['NAME']}",
         SECRET_KEY="server-test-only-" + "k" * 50,
+        # Production refuses to start without its own key for the shoe keys at rest.
+        CASINO_FIELD_KEY=base64.urlsafe_b64encode(b"server-test-only-field-key-32byt").decode(),
         ALLOWED_HOSTS="127.0.0.1",
         CASINO_VAR_DIR=str(var_dir),
         CASINO_BIND=f"127.0.0.1:{PORT}",
