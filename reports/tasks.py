@@ -170,17 +170,7 @@ def shift_level_report(
 ) -> int | None:
     """The cashier or the audit report of a shift."""
     key = parse_shift_key(gaming_day, shift)
-    return _run(
-        job_id,
-        lambda: produce_report(
-            kind,
-            key,
-            reprint=reprint,
-            allow_provisional=allow_provisional,
-            job_id=job_id,
-            before_store=_fault_injection_pause,
-        ),
-    )
+    return _run_whole(job_id, kind, key, reprint, allow_provisional)
 
 
 @shared_task(name="reports.tasks.period_report")
@@ -193,6 +183,13 @@ def period_report(
 ) -> int | None:
     """The gaming day's, the month's or the year's totals up to ``gaming_day``."""
     key = ShiftKey(date.fromisoformat(gaming_day), PERIOD_SHIFT)
+    return _run_whole(job_id, kind, key, reprint, allow_provisional)
+
+
+def _run_whole(
+    job_id: str | None, kind: str, key: ShiftKey, reprint: bool, allow_provisional: bool
+) -> int | None:
+    """One job that produces one report of `kind` for `key` (no chord over the tables)."""
     return _run(
         job_id,
         lambda: produce_report(

@@ -119,46 +119,49 @@ def _command_change(command: dict[str, Any]) -> dict[str, Any]:
 
 def _bindings(table_id: int | None) -> list[Approval]:
     rows = DeviceBinding.objects.filter(approved_at__isnull=True, ended_at__isnull=True)
-    if table_id is not None:
-        rows = rows.filter(table_id=table_id)
     return [
-        Approval(
-            kind=BINDING,
-            approval_id=row.pk,
-            table_id=row.table_id,
-            table=row.table.name,
-            round_number=None,
-            requested_by=row.requested_by.get_username() if row.requested_by else "",
-            requested_by_id=row.requested_by_id,
-            requested_at=row.requested_at,
-            reason="",
-            change={"device": row.device.serial},
-            refusable=True,
-        )
-        for row in rows.select_related("table", "device", "requested_by")
+        _device_request(BINDING, row, row.requested_at, {"device": row.device.serial}, True)
+        for row in _at_table(rows, table_id)
     ]
 
 
 def _holds(table_id: int | None) -> list[Approval]:
     """Only holds whose card the dealer has entered wait for a pit boss."""
     rows = MisreadHold.objects.filter(resolved_at__isnull=True, requested_by__isnull=False)
+    # The entered card is the one the shoe could not read; it is dealt face down or up as the
+    # unread card was, so the queue shows only that a card was entered.
+    return [
+        _device_request(
+            HOLD,
+            row,
+            row.opened_at,
+            {"device": row.device.serial, "card_entered": bool(row.card)},
+            False,
+        )
+        for row in _at_table(rows, table_id)
+    ]
+
+
+def _at_table(rows: Any, table_id: int | None) -> Any:
     if table_id is not None:
         rows = rows.filter(table_id=table_id)
-    return [
-        Approval(
-            kind=HOLD,
-            approval_id=row.pk,
-            table_id=row.table_id,
-            table=row.table.name,
-            round_number=None,
-            requested_by=row.requested_by.get_username() if row.requested_by else "",
-            requested_by_id=row.requested_by_id,
-            requested_at=row.opened_at,
-            reason="",
-            # The entered card is the one the shoe could not read; it is dealt face down or up
-            # as the unread card was, so the queue shows only that a card was entered.
-            change={"device": row.device.serial, "card_entered": bool(row.card)},
-            refusable=False,
-        )
-        for row in rows.select_related("table", "device", "requested_by")
-    ]
+    return rows.select_related("table", "device", "requested_by")
+
+
+def _device_request(
+    kind: str, row: Any, requested_at: Any, change: dict[str, Any], refusable: bool
+) -> Approval:
+    """A shoe's request waiting for a pit boss (a binding, a misread hold)."""
+    return Approval(
+        kind=kind,
+        approval_id=row.pk,
+        table_id=row.table_id,
+        table=row.table.name,
+        round_number=None,
+        requested_by=row.requested_by.get_username() if row.requested_by else "",
+        requested_by_id=row.requested_by_id,
+        requested_at=requested_at,
+        reason="",
+        change=change,
+        refusable=refusable,
+    )
