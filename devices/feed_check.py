@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.db import connection
 
 from devices.models import Device, DeviceBinding, DeviceGap, MisreadHold
+from tables.card_feeds import StatusStatement
 
 MISREAD_REASON = (
     "the shoe could not read a card: the dealer enters it and a pit boss approves it "
@@ -53,10 +56,26 @@ _STATUS_SQL: list[str] = []
 def feed_status(table_id: int) -> tuple[bool, str | None]:
     """`online_shoe_feeds` and `shoe_hold_reason` in one statement, written once: the policy
     asks on every command, so it costs one round trip and no query building."""
+    with connection.cursor() as cursor:
+        cursor.execute(status_sql(), status_params(table_id))
+        return decode_status(cursor.fetchone())
+
+
+def status_sql() -> str:
     if not _STATUS_SQL:
         _STATUS_SQL.append(_status_sql())
-    params = (table_id, Device.Status.ACTIVE, True, table_id, table_id)
-    with connection.cursor() as cursor:
-        cursor.execute(_STATUS_SQL[0], params)
-        feeds, misread, gap = cursor.fetchone()
+    return _STATUS_SQL[0]
+
+
+def status_params(table_id: int) -> tuple[object, ...]:
+    return (table_id, Device.Status.ACTIVE, True, table_id, table_id)
+
+
+def decode_status(row: Sequence[object]) -> tuple[bool, str | None]:
+    feeds, misread, gap = row
     return bool(feeds), MISREAD_REASON if misread else GAP_REASON if gap else None
+
+
+def feed_status_statement() -> StatusStatement:
+    """The same question as a statement the table lock sends with itself (one round trip)."""
+    return StatusStatement(status_sql(), status_params, decode_status)

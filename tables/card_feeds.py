@@ -9,7 +9,9 @@ The devices app registers how to tell; the tables app needs to know nothing abou
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 FeedCheck = Callable[[int], bool]
 _checks: list[FeedCheck] = []
@@ -56,9 +58,39 @@ def table_feed_status(table_id: int) -> tuple[bool, str | None]:
     """Whether a shoe feeds the table, and why its round is held (or None), read together."""
     if not _status_checks:
         return device_feeds_table(table_id), table_hold_reason(table_id)
+    return combined_status([check(table_id) for check in _status_checks])
+
+
+@dataclass(frozen=True)
+class StatusStatement:
+    """The feed status as one SQL statement, so the table lock can send it with the lock in
+    one round trip: `sql` with `params(table_id)`, and `decode` of its one row."""
+
+    sql: str
+    params: Callable[[int], Sequence[Any]]
+    decode: Callable[[Sequence[Any]], tuple[bool, str | None]]
+
+
+_status_statements: list[StatusStatement] = []
+
+
+def register_status_statement(statement: StatusStatement) -> None:
+    """The statement form of a registered status check (the same answer, asked in SQL)."""
+    if statement not in _status_statements:
+        _status_statements.append(statement)
+
+
+def status_statements() -> list[StatusStatement]:
+    """The statements that answer `table_feed_status` together, or none when some status
+    check has no statement form (then the check itself is asked)."""
+    if len(_status_statements) != len(_status_checks):
+        return []
+    return list(_status_statements)
+
+
+def combined_status(answers: Sequence[tuple[bool, str | None]]) -> tuple[bool, str | None]:
     feeds, reason = False, None
-    for check in _status_checks:
-        check_feeds, check_reason = check(table_id)
+    for check_feeds, check_reason in answers:
         feeds = feeds or check_feeds
         reason = reason or check_reason
     return feeds, reason

@@ -13,16 +13,18 @@ CASHIER = "cashier"
 AUDITOR = "auditor"
 ADMIN = "admin"
 ALL_ROLES = (DEALER, PIT_BOSS, CASHIER, AUDITOR, ADMIN)
+# Where a request's user keeps its role names (token authentication reads them with the user).
+CACHE_ATTRIBUTE = "_casino_roles"
 
 
 def roles_of(user: AbstractBaseUser | AnonymousUser) -> frozenset[str]:
     """The role names a user holds; cached on the user object for the request."""
     if not user.is_authenticated:
         return frozenset()
-    cached: frozenset[str] | None = getattr(user, "_casino_roles", None)
+    cached: frozenset[str] | None = getattr(user, CACHE_ATTRIBUTE, None)
     if cached is None:
         cached = frozenset(user.groups.values_list("name", flat=True))  # type: ignore[attr-defined]
-        setattr(user, "_casino_roles", cached)  # noqa: B010 - a per-request cache on the user
+        setattr(user, CACHE_ATTRIBUTE, cached)  # a per-request cache on the user
     return cached
 
 

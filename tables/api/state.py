@@ -9,9 +9,13 @@ from tables import games, policy
 from tables.models import Table
 
 
-def caller_state(actor: Any, table: Table, state: Any) -> dict[str, Any]:
+def caller_state(
+    actor: Any, table: Table, state: Any, facts: policy.TableFacts | None = None
+) -> dict[str, Any]:
+    """`facts`: what the policy read of the table with the command that answers (feed,
+    assignment), so the answer does not read them again."""
     view = games.binding_for(table.game).live_view(state)
-    may = policy.allowed(actor, table, state)
+    may = policy.allowed(actor, table, state, facts=facts)
     names = set(may)
     for key in ("legal", "legal_actions"):
         offered = view.get(key)

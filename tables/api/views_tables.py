@@ -55,7 +55,7 @@ def outcome_body(outcome: CommandOutcome, actor: Any) -> dict[str, Any]:
         "table": TableSerializer(outcome.table).data,
         "round": outcome.round.number if outcome.round else None,
         "events": AppendedEventSerializer(outcome.events, many=True).data,
-        "state": caller_state(actor, outcome.table, outcome.state),
+        "state": caller_state(actor, outcome.table, outcome.state, outcome.facts),
     }
 
 

@@ -49,10 +49,14 @@ def all_rules(game_keys: Iterable[str] = ()) -> list[Rule]:
 
 @dataclass
 class TableFacts:
-    """What the table's feed says now, read at most once per check (one query)."""
+    """What the table's feed says now, read at most once per check (one query), and whether
+    one dealer is assigned to it. The table lock reads both with itself, in its own round
+    trip (`tables.services.append_statements.lock_table_with_facts`), and passes them here."""
 
     table_id: int
     _status: tuple[bool, str | None] | None = field(default=None, repr=False)
+    # (dealer's user id, whether that dealer is assigned to the table now), when read.
+    _assignment: tuple[int, bool] | None = field(default=None, repr=False)
 
     def _read(self) -> tuple[bool, str | None]:
         if self._status is None:
@@ -66,6 +70,12 @@ class TableFacts:
     @property
     def hold_reason(self) -> str | None:
         return self._read()[1]
+
+    def assigned(self, actor: AbstractBaseUser | AnonymousUser) -> bool:
+        """Whether `actor` is the dealer assigned to the table now (one query, unless read)."""
+        if self._assignment is None or self._assignment[0] != actor.pk:
+            self._assignment = (actor.pk, _assigned_now(actor.pk, self.table_id))
+        return self._assignment[1]
 
 
 def may_send(actor: Actor, declared: Rule) -> bool:
@@ -94,14 +104,18 @@ def check(
     `source="shoe"`, the shoe. `approved` says the command runs as a second person's
     approval. The caller holds the table lock when it will write."""
     declared = rule(command, table.game if table is not None else None)
-    _check_sender(actor, declared, table, source)
+    if table is not None and facts is None:
+        facts = TableFacts(table.pk)
+    _check_sender(actor, declared, table, source, facts)
     _check_approval(declared, table, state, data, approved)
-    if table is not None and not declared.reads and not approved:
-        _check_feed(declared, facts or TableFacts(table.pk), source)
+    if table is not None and facts is not None and not declared.reads and not approved:
+        _check_feed(declared, facts, source)
     return declared
 
 
-def _check_sender(actor: Actor, declared: Rule, table: Table | None, source: str) -> None:
+def _check_sender(
+    actor: Actor, declared: Rule, table: Table | None, source: str, facts: TableFacts | None
+) -> None:
     if declared.system_only:
         # The services (and simulations) issue it themselves; no surface sends "system".
         if source == SYSTEM or (actor is None and source != SHOE):
@@ -120,7 +134,12 @@ def _check_sender(actor: Actor, declared: Rule, table: Table | None, source: str
     held = roles.roles_of(actor)
     if held.isdisjoint(declared.roles):
         raise PolicyError(not_your_role(declared), code="permission_denied")
-    if table is not None and _needs_assignment(actor, declared) and not is_assigned(actor, table):
+    if (
+        table is not None
+        and facts is not None
+        and _needs_assignment(actor, declared)
+        and not facts.assigned(actor)
+    ):
         raise PolicyError(
             f"You are not assigned to {table.name}; a dealer acts only at his own table.",
             code="not_your_table",
@@ -176,8 +195,12 @@ def _check_feed(declared: Rule, facts: TableFacts, source: str) -> None:
 
 def is_assigned(actor: AbstractBaseUser | AnonymousUser, table: Table) -> bool:
     """Whether `actor` is the dealer now assigned to `table` (one query)."""
+    return _assigned_now(actor.pk, table.pk)
+
+
+def _assigned_now(dealer_id: Any, table_id: int) -> bool:
     return DealerAssignment.objects.filter(
-        dealer_id=actor.pk, table_id=table.pk, ended_at__isnull=True
+        dealer_id=dealer_id, table_id=table_id, ended_at__isnull=True
     ).exists()
 
 
@@ -192,16 +215,18 @@ def needs_second_person(command: str, table: Table, state: Any, data: Mapping[st
     return bool(settings_need_second_person(binding, state, data.get("settings")))
 
 
-def allowed(actor: Actor, table: Table, state: Any = None) -> list[str]:
+def allowed(
+    actor: Actor, table: Table, state: Any = None, *, facts: TableFacts | None = None
+) -> list[str]:
     """The commands `actor` may send at `table` now, by the policy alone (the engine's
-    `legal` list says which the rules take): what a screen offers as buttons."""
-    facts = TableFacts(table.pk)
-    assignment: list[bool] = []
+    `legal` list says which the rules take): what a screen offers as buttons. `facts` are
+    the table's, when the caller read them under the lock it still held for this answer."""
+    if facts is None or facts.table_id != table.pk:
+        facts = TableFacts(table.pk)
+    known = facts
 
     def at_table() -> bool:
-        if not assignment:
-            assignment.append(actor is not None and is_assigned(actor, table))
-        return assignment[0]
+        return actor is not None and known.assigned(actor)
 
     names = []
     candidates = [r for r in FLOOR_RULES if r.at_table] + list(game_rules(table.game).values())

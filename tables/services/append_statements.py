@@ -13,7 +13,8 @@ statements are prepared. Other databases get the same rows through the ORM.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -22,8 +23,9 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, JSONField, Model
 
+from tables import card_feeds
 from tables.engine.errors import NotAllowedNowError
-from tables.models import EngineSnapshot, Round, Table, TableEvent
+from tables.models import DealerAssignment, EngineSnapshot, Round, Table, TableEvent
 
 HEAD_FIELDS = ("head_seq", "head_hash")
 _TABLE_FIELDS = Table._meta.concrete_fields
@@ -52,12 +54,82 @@ def lock_table(table_id: int) -> Table:
     with _prepared_cursor(connection) as cursor:
         cursor.execute(_lock_sql(), [table_id], prepare=True)
         found = cursor.fetchone()
+    _log(connection, _lock_sql())
     if found is None:
         raise NotAllowedNowError("There is no such table.", code="table_not_found")
+    return _table_from_row(connection, found)
+
+
+def _table_from_row(connection: BaseDatabaseWrapper, found: Sequence[Any]) -> Table:
     values = list(found)
     for index, field in _DECODED_TABLE_FIELDS:
         values[index] = field.from_db_value(values[index], None, connection)
     return Table.from_db(connection.alias, [field.attname for field in _TABLE_FIELDS], values)
+
+
+@dataclass(frozen=True)
+class LockedFacts:
+    """What the policy reads about a table, read right after its lock: the feed status
+    (None when some feed check has no statement form: the policy asks it itself) and
+    whether the given dealer is assigned to it (None when no dealer was named)."""
+
+    feed_status: tuple[bool, str | None] | None
+    dealer_assigned: bool | None
+
+
+def lock_table_with_facts(table_id: int, dealer_id: int | None) -> tuple[Table, LockedFacts]:
+    """`lock_table`, and the policy's reads of the table (its feed status, the dealer's
+    assignment) in the same round trip on PostgreSQL.
+
+    The reads are statements of their own, sent behind the lock in one pipeline: each runs
+    once the one before it is done, so in READ COMMITTED they see whatever the previous holder
+    of the lock committed. Folded into the lock statement as subqueries they would not: a
+    statement's snapshot is taken before it waits for the lock, and only the locked row itself
+    is re-read after the wait.
+    """
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.vendor != "postgresql":
+        return lock_table(table_id), LockedFacts(None, None)
+    statements = card_feeds.status_statements()
+    with ExitStack() as stack:
+        connection.ensure_connection()
+        stack.enter_context(connection.wrap_database_errors)
+        raw = connection.connection
+        stack.enter_context(raw.pipeline())
+        lock = stack.enter_context(psycopg.Cursor(raw))
+        lock.execute(_lock_sql(), [table_id], prepare=True)
+        assignment = None
+        if dealer_id is not None:
+            assignment = stack.enter_context(psycopg.Cursor(raw))
+            assignment.execute(_assignment_sql(), [dealer_id, table_id], prepare=True)
+        feeds = []
+        for statement in statements:
+            cursor = stack.enter_context(psycopg.Cursor(raw))
+            cursor.execute(statement.sql, list(statement.params(table_id)), prepare=True)
+            feeds.append((statement, cursor))
+        found = lock.fetchone()
+        assigned = None if assignment is None else bool(_one(assignment)[0])
+        status = None
+        if statements:
+            status = card_feeds.combined_status([s.decode(_one(c)) for s, c in feeds])
+    _log(connection, _lock_sql(), len(statements) + (dealer_id is not None))
+    if found is None:
+        raise NotAllowedNowError("There is no such table.", code="table_not_found")
+    return _table_from_row(connection, found), LockedFacts(status, assigned)
+
+
+def _one(cursor: psycopg.Cursor[Any]) -> Sequence[Any]:
+    row = cursor.fetchone()
+    assert row is not None  # each statement selects exactly one row of EXISTS answers
+    return row
+
+
+def _log(connection: BaseDatabaseWrapper, sql: str, pipelined: int = 0) -> None:
+    """Show a raw statement where Django shows its own (debug, CaptureQueriesContext), so
+    every round trip is counted; `pipelined` statements went with it in the same trip."""
+    if connection.queries_logged:
+        note = f" -- and {pipelined} more statement(s) in the same round trip" if pipelined else ""
+        connection.queries_log.append({"sql": sql + note, "time": "0.000"})
 
 
 def write_append(
@@ -111,6 +183,7 @@ def _write_in_one_statement(
             row.pk = primary_key
             row._state.adding = False
             row._state.db = connection.alias
+    _log(connection, sql)
 
 
 @contextmanager
@@ -156,6 +229,18 @@ def _lock_sql() -> str:
     columns = ", ".join(_quote(field.column) for field in _TABLE_FIELDS)
     return (
         f"SELECT {columns} FROM {_quote(Table._meta.db_table)} WHERE {_quote('id')} = %s FOR UPDATE"
+    )
+
+
+@cache
+def _assignment_sql() -> str:
+    column = {name: _quote(DealerAssignment._meta.get_field(name).column) for name in (
+        "dealer", "table", "ended_at"
+    )}  # fmt: skip
+    return (
+        f"SELECT EXISTS(SELECT 1 FROM {_quote(DealerAssignment._meta.db_table)} "
+        f"WHERE {column['dealer']} = %s AND {column['table']} = %s "
+        f"AND {column['ended_at']} IS NULL)"
     )
 
 

@@ -23,7 +23,7 @@ from tables.models import Round, Table, TableEvent
 from tables.services import engine_state, live, projectors, snapshots
 from tables.services.append import NewFact, chain_facts
 from tables.services.append_statements import lock_table as lock_table  # the one lock, re-exported
-from tables.services.append_statements import write_append
+from tables.services.append_statements import lock_table_with_facts, write_append
 from tables.services.projections import ROUND_CLOSED_EVENT, set_round_projection
 
 
@@ -33,6 +33,9 @@ class CommandOutcome:
     round: Round | None
     events: list[TableEvent]
     state: Any
+    # What the policy read of the table under the lock (its feed, the dealer's assignment):
+    # the answer's `allowed` list is asked from them rather than read again after the commit.
+    facts: policy.TableFacts | None = None
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,7 @@ def table_command(
     try:
         return _decide_and_record(
             table_id, locked, command, command_for, in_round, actor, source, occurred_at,
-            idempotency_key, preamble, approved, checked,
+            idempotency_key, preamble, approved, checked, None, savepoint=True,
         )  # fmt: skip
     except BaseException:
         if locked is not None and head is not None:
@@ -101,9 +104,16 @@ def _decide_and_record(
     preamble: tuple[NewFact, ...],
     approved: bool,
     checked: bool,
+    table_facts: policy.TableFacts | None,
+    *,
+    savepoint: bool,
 ) -> CommandOutcome:
-    with transaction.atomic():
-        table = locked if locked is not None else lock_table(table_id)
+    # Without `savepoint` the caller's own transaction, which a refusal ends, is the command's.
+    with transaction.atomic(savepoint=savepoint):
+        if locked is not None:
+            table = locked
+        else:
+            table, table_facts = locked_with_facts(table_id, actor)
         if table.status != Table.Status.OPEN:
             raise NotAllowedNowError(
                 "The table is closed: nothing is played at it until it is opened.",
@@ -117,6 +127,7 @@ def _decide_and_record(
             policy.check(
                 actor, command_name(command), table, before.state,
                 source=source, data=command_data(command), approved=approved,
+                facts=table_facts,
             )  # fmt: skip
         events = binding.engine.decide(before.state, command)
         state = before.state
@@ -134,7 +145,18 @@ def _decide_and_record(
             state, snapshot_state=state if stored else None,
         )  # fmt: skip
         engine_state.remember(table, state, round_, head_seq if stored else before.stored_seq)
-        return CommandOutcome(table=table, round=round_, events=rows, state=state)
+        return CommandOutcome(
+            table=table, round=round_, events=rows, state=state, facts=table_facts
+        )
+
+
+def locked_with_facts(table_id: int, actor: User | None) -> tuple[Table, policy.TableFacts]:
+    """The table locked, with what the policy reads about it (in the lock's round trip)."""
+    table, read = lock_table_with_facts(table_id, actor.pk if actor is not None else None)
+    assignment = None if read.dealer_assigned is None or actor is None else (
+        actor.pk, read.dealer_assigned
+    )  # fmt: skip
+    return table, policy.TableFacts(table.pk, read.feed_status, assignment)
 
 
 def table_command_from_json(
@@ -150,10 +172,10 @@ def table_command_from_json(
     """A command as a tablet sends it (a name and a JSON object): the policy answers before
     the body is parsed, so a caller who may not send it learns nothing from its body."""
     with transaction.atomic():
-        table = lock_table(table_id)
+        table, facts = locked_with_facts(table_id, actor)
         state = engine_state.snapshot(table).state
         body = data if isinstance(data, dict) else None
-        policy.check(actor, command_type, table, state, source=source, data=body)
+        policy.check(actor, command_type, table, state, source=source, data=body, facts=facts)
         if body is None:
             raise InvalidInputError("The command's data must be an object.", code="invalid_input")
         if body.get("source", source) != source:
@@ -162,9 +184,10 @@ def table_command_from_json(
                 "A tablet command's source is the tablet.", code="invalid_source"
             )
         command = games.binding_for(table.game).command_from_json(command_type, body)
-        return table_command(
-            table_id=table.pk, locked=table, command=command, actor=actor, source=source,
-            occurred_at=occurred_at, idempotency_key=idempotency_key, checked=True,
+        # This transaction is the command's own: a refusal ends it, so no savepoint is needed.
+        return _decide_and_record(
+            table.pk, table, command, None, None, actor, source, occurred_at,
+            idempotency_key, (), False, True, facts, savepoint=False,
         )  # fmt: skip
 
 
