@@ -23,6 +23,9 @@ class Samples:
     reads: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     rounds: int = 0
+    # (table id, the table's head seq after the write, when its answer arrived): what a
+    # websocket listener's notice of that seq is timed against.
+    acks: list[tuple[int, int, float]] = field(default_factory=list)
 
 
 class Dealer:
@@ -66,10 +69,13 @@ class Dealer:
     def post(self, path: str, **data: Any) -> dict[str, Any] | None:
         self._wait_for_slot()
         status, body, elapsed = self.client.post(f"/api/tables/{self.table.table_id}/{path}", data)
+        answered = time.perf_counter()
         self.samples.writes.append(elapsed)
         if status >= 300:
             self.samples.errors.append(f"{status} {path}: {body}")
             return None
+        if body["events"]:
+            self.samples.acks.append((self.table.table_id, body["events"][-1]["seq"], answered))
         return dict(body["state"])
 
     def state(self) -> dict[str, Any]:

@@ -52,6 +52,8 @@ def ensure_floor(
             table.refresh_from_db()
             log(f"{name}: {table.head_seq} events")
         dealer = _dealer_for(table, boss)
+        if table.status != Table.Status.OPEN:
+            _open_for_the_shift(table, dealer, boss)
         if game == STUD:
             _seat_players(table, boss)
         table.refresh_from_db()
@@ -60,15 +62,23 @@ def ensure_floor(
 
 
 def _new_table(name: str, game: str, boss: Any) -> Any:
-    from tables.models import Table
-    from tables.services.floor import table_create, table_set_status
+    from tables.services.floor import table_create
 
     settings = SIETE_SETTINGS if game == SIETE else STUD_SETTINGS
     seats = 6 if game == SIETE else 8
-    table = table_create(name=name, game=game, seat_count=seats, settings=settings, actor=boss)
-    table_set_status(table_id=table.pk, status=Table.Status.OPEN, actor=boss)
+    return table_create(name=name, game=game, seat_count=seats, settings=settings, actor=boss)
+
+
+def _open_for_the_shift(table: Any, dealer: str, boss: Any) -> None:
+    """As on the floor: the pit boss counts the tray, the table's dealer confirms (it opens)."""
+    from django.contrib.auth.models import User
+
+    from tests.reports.custody_floor import OPENING_CHIPS, open_books
+
+    open_books(
+        table.pk, dealer=User.objects.get(username=dealer), pit_boss=boss, chips=OPENING_CHIPS
+    )
     table.refresh_from_db()
-    return table
 
 
 def _play_history(table: Any, boss: Any, events: int, seed: int) -> None:

@@ -7,6 +7,7 @@ dealer (as a tablet does) and signs in through /api/auth/token for a real token.
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import os
@@ -19,6 +20,8 @@ from typing import Any
 
 PROJECT = Path(__file__).resolve().parent.parent
 SECRET = "bench-only-secret-key-" + "x" * 40
+# Production refuses the development field key; the benchmarks store no shoe key.
+FIELD_KEY = base64.urlsafe_b64encode(b"bench-only-field-key-of-32-bytes").decode()
 
 
 class Server:
@@ -32,7 +35,7 @@ class Server:
             CASINO_ENV="production", SECRET_KEY=os.environ.get("SECRET_KEY", SECRET),
             SECURE_SSL_REDIRECT="0", ALLOWED_HOSTS="127.0.0.1",
             CASINO_BIND=f"127.0.0.1:{self.port}", WEB_CONCURRENCY=str(self.workers),
-            LOG_LEVEL="WARNING",
+            LOG_LEVEL="WARNING", CASINO_FIELD_KEY=os.environ.get("CASINO_FIELD_KEY", FIELD_KEY),
         )  # fmt: skip
         gunicorn = Path(sys.executable).parent / "gunicorn"
         self.log = self.log_path.open("wb")

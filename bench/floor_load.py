@@ -13,14 +13,18 @@ reports requests/s, events/s, median and p99 of writes and reads, errors, the ev
 before and after, the server's CPU per request, and then the server's cheapest endpoint
 (/api/live, no I/O) driven flat out by as many clients, as the stack's own limit.
 
-TODO (websocket listeners): open tablets and floor pages listening for the pushes, and the
-delivery latency from a command's commit to each listener, once the live consumer (Django
-Channels) is in casino.asgi. Until then no listener is opened and no delivery is measured.
+Websocket listeners (bench/bench_listeners.py, a process of their own) stand for open tablets,
+one per table on its table's socket, and `--floor-pages` floor pages that hear every table,
+each signed in at /login/ as its dealer. Each write's notice is timed from the moment the
+dealer's client had the write's 201 (negative: the notice came first). `--paces 1,1.5,2` runs
+one phase per pace on the same tables, one after the other on the same server; the server's
+CPU is also given as a share of the node's cores over the phase's wall time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import threading
 import time
@@ -44,6 +48,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--port", type=int, default=9131)
     parser.add_argument("--live-seconds", type=float, default=10.0)
+    parser.add_argument("--paces", help="comma-separated requests/s per table, one phase each")
+    parser.add_argument("--floor-pages", type=int, default=4)
+    parser.add_argument("--no-listeners", action="store_true")
     args = parser.parse_args()
     setup(require_postgres=True)
     from bench_floor import PASSWORD, ensure_floor
@@ -57,14 +64,50 @@ def main() -> None:
         aged = ensure_floor(args.aged_prefix, args.tables, log=lambda _: None)
         prior = statistics.median(t.head_seq for t in aged)
         phases.append((f"aged (median {prior:.0f} prior events)", aged))
+    paces = [float(p) for p in args.paces.split(",")] if args.paces else [args.pace]
+    print(f"load average before: {load_average()}")
     with Server(args.port, args.workers, PROJECT / "var" / "floor_load_server.log") as server:
         for name, tables in phases:
-            tokens = {t.dealer: sign_in(args.port, t.dealer, PASSWORD) for t in tables}
-            report(name, run_phase(server, tables, tokens, args))
+            tokens = signed_in(tables, lambda t: sign_in(args.port, t.dealer, PASSWORD))
+            listeners = None if args.no_listeners else open_listeners(args, tables)
+            for pace in paces:
+                args.pace = pace
+                result = run_phase(server, tables, tokens, args, listeners)
+                report(f"{name}, {pace:g} requests/s per table", result)
+            if listeners is not None:
+                listeners.stop()
         report_live(server, args)
+    print(f"load average after: {load_average()}")
 
 
-def run_phase(server: Any, tables: list[Any], tokens: dict[str, str], args: Any) -> dict[str, Any]:
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def signed_in(tables: list[Any], sign: Any) -> dict[str, str]:
+    """Each dealer signed in once (a few at a time: each sign-in hashes a password)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        return dict(zip([t.dealer for t in tables], pool.map(sign, tables), strict=True))
+
+
+def open_listeners(args: Any, tables: list[Any]) -> Any:
+    from bench_floor import PASSWORD
+    from bench_listeners import Listeners, session_cookie
+
+    cookies = signed_in(tables, lambda t: session_cookie(args.port, t.dealer, PASSWORD))
+    tablets = [(t.table_id, cookies[t.dealer]) for t in tables]
+    floors = [cookies[tables[n % len(tables)].dealer] for n in range(args.floor_pages)]
+    listeners = Listeners(args.port, tablets, floors)
+    opened = listeners.start()
+    print(f"   {opened} websocket listeners ({len(tablets)} tablets, {len(floors)} floor pages)")
+    return listeners
+
+
+def run_phase(
+    server: Any, tables: list[Any], tokens: dict[str, str], args: Any, listeners: Any = None
+) -> dict[str, Any]:
     from bench_dealers import Dealer
 
     from tables.models import TableEvent
@@ -97,6 +140,8 @@ def run_phase(server: Any, tables: list[Any], tokens: dict[str, str], args: Any)
         "errors": [e for d in dealers for e in d.samples.errors],
         "rounds": sum(d.samples.rounds for d in dealers),
         "rows_before": rows_before, "rows_after": rows_after, "cpu": cpu,
+        "acks": [a for d in dealers for a in d.samples.acks], "listeners": listeners,
+        "load": load_average(),
     }  # fmt: skip
 
 
@@ -127,12 +172,37 @@ def report(name: str, result: dict[str, Any]) -> None:
     print(f"   {line('reads', result['reads'])}")
     if every:
         per_request = result["cpu"] / len(every) * 1000
-        print(f"   server CPU {result['cpu']:.1f} s, {per_request:.1f} ms per request")
+        share = result["cpu"] / elapsed / (os.cpu_count() or 1)
+        cores = os.cpu_count()
+        print(f"   server CPU {result['cpu']:.1f} s, {per_request:.1f} ms per request, "
+              f"{share:.0%} of the node's {cores} cores; load {result['load']}")  # fmt: skip
+    if result["listeners"] is not None:
+        report_delivery(result["listeners"], result["acks"])
     distinct: dict[str, int] = {}
     for error in result["errors"]:
         distinct[error[:160]] = distinct.get(error[:160], 0) + 1
     for error, count in sorted(distinct.items(), key=lambda item: -item[1])[:5]:
         print(f"   error x{count}: {error}")
+
+
+def report_delivery(listeners: Any, acks: list[tuple[int, int, float]]) -> None:
+    """The notices heard so far, timed against the writes of this phase."""
+    from bench_http import percentile
+    from bench_listeners import delivery_ms
+
+    heard = listeners.peek()
+    for label, arrivals in [("tablets", heard.tablets), *(
+        (f"floor page {n + 1}", floor) for n, floor in enumerate(heard.floors)
+    )]:  # fmt: skip
+        delays, missed = delivery_ms(acks, arrivals)
+        if not delays:
+            print(f"   websocket {label}: nothing heard ({missed} writes unheard)")
+            continue
+        print(f"   websocket {label}: {len(delays)} notices, 201 -> notice "
+              f"p50 {statistics.median(delays):.1f} ms, p95 {percentile(delays, 0.95):.1f} ms, "
+              f"p99 {percentile(delays, 0.99):.1f} ms; {missed} writes unheard")  # fmt: skip
+    if heard.refused:
+        print(f"   websocket sockets closed: {len(heard.refused)}, first: {heard.refused[0]}")
 
 
 def report_live(server: Any, args: Any) -> None:
