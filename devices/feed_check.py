@@ -67,7 +67,7 @@ def status_sql() -> str:
     return _STATUS_SQL[0]
 
 
-def status_params(table_id: int) -> tuple[object, ...]:
+def status_params(table_id: int) -> tuple[int | str | bool, ...]:
     return (table_id, Device.Status.ACTIVE, True, table_id, table_id)
 
 

@@ -72,7 +72,7 @@ def _revoke_tokens_on_password_change(sender: type[User], instance: User, **kwar
         tokens_revoke_all(user=instance)
 
 
-class TokenAuthentication(knox.auth.TokenAuthentication):
+class TokenAuthentication(knox.auth.TokenAuthentication):  # type: ignore[misc]
     """knox's token check in one query: the token, its user and the user's role groups.
 
     knox reads the token with its user, then every other token of that user (to delete the
@@ -109,7 +109,7 @@ class TokenAuthentication(knox.auth.TokenAuthentication):
         return user, auth_token
 
 
-class TokenScheme(KnoxTokenScheme):
+class TokenScheme(KnoxTokenScheme):  # type: ignore[no-untyped-call]
     """The API documentation's description of the token header, as for knox's own class."""
 
     target_class = "tables.auth_tokens.TokenAuthentication"

@@ -73,9 +73,11 @@ class TableFacts:
 
     def assigned(self, actor: AbstractBaseUser | AnonymousUser) -> bool:
         """Whether `actor` is the dealer assigned to the table now (one query, unless read)."""
-        if self._assignment is None or self._assignment[0] != actor.pk:
-            self._assignment = (actor.pk, _assigned_now(actor.pk, self.table_id))
-        return self._assignment[1]
+        known = self._assignment
+        if known is None or known[0] != actor.pk:
+            known = (int(actor.pk or 0), _assigned_now(actor.pk, self.table_id))
+            self._assignment = known
+        return known[1]
 
 
 def may_send(actor: Actor, declared: Rule) -> bool:

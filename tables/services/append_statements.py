@@ -119,7 +119,7 @@ def lock_table_with_facts(table_id: int, dealer_id: int | None) -> tuple[Table, 
 
 
 def _one(cursor: psycopg.Cursor[Any]) -> Sequence[Any]:
-    row = cursor.fetchone()
+    row: Sequence[Any] | None = cursor.fetchone()
     assert row is not None  # each statement selects exactly one row of EXISTS answers
     return row
 
@@ -234,8 +234,8 @@ def _lock_sql() -> str:
 
 @cache
 def _assignment_sql() -> str:
-    column = {name: _quote(DealerAssignment._meta.get_field(name).column) for name in (
-        "dealer", "table", "ended_at"
+    column = {field.name: _quote(field.column) for field in _fields(
+        DealerAssignment, ("dealer", "table", "ended_at")
     )}  # fmt: skip
     return (
         f"SELECT EXISTS(SELECT 1 FROM {_quote(DealerAssignment._meta.db_table)} "
