@@ -6,6 +6,10 @@ lands on another: the state comes from the stored snapshot and its tail).
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/h_snapshots_b \\
         .venv/bin/python bench/queries_per_request.py --aged-prefix aged
 
+Round trips: BEGIN travels with the table lock, and the policy's reads behind it, in one
+pipeline (tables/services/append_statements.py); the lock and the write run on the raw
+psycopg cursor and are logged beside Django's own statements.
+
 Requests go through Django's test client with the dealer's real token in the header, so
 authentication, permissions, the service and the commit are all counted.
 """
@@ -13,6 +17,7 @@ authentication, permissions, the service and the commit are all counted.
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import uuid
 from typing import Any
@@ -63,16 +68,24 @@ def show(label: str, client: Any, method: str, path: str, body: Any, cold: bool)
     with CaptureQueriesContext(connection) as queries:
         response = getattr(client, method)(path, body, format="json")
     assert response.status_code < 300, response.content
-    print(f"{label}: {len(queries)} queries")
-    for query in queries:
-        print(f"    {summary(query['sql'])}")
+    statements = [query["sql"] for query in queries]
+    # psycopg sends BEGIN with the next statement; in the lock's pipeline it costs no trip.
+    trips = len(statements) - sum(
+        sql == "BEGIN" and "same round trip" in following
+        for sql, following in itertools.pairwise(statements)
+    )
+    print(f"{label}: {trips} round trips ({len(statements)} logged statements)")
+    for sql in statements:
+        print(f"    {summary(sql)}")
 
 
 def summary(sql: str) -> str:
+    note = re.search(r"-- and (\d+) more", sql)
     sql = re.sub(r"\s+", " ", sql)
     if sql.startswith("SELECT"):
         tables = re.findall(r'FROM "?(\w+)"?', sql) + re.findall(r'JOIN "?(\w+)"?', sql)
-        return f"SELECT ... {', '.join(dict.fromkeys(tables))}"
+        pipelined = f"  + {note.group(1)} reads in the same round trip" if note else ""
+        return f"SELECT ... {', '.join(dict.fromkeys(tables))}{pipelined}"
     return sql[:90]
 
 
