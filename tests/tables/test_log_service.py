@@ -226,20 +226,24 @@ def test_an_ordinary_command_is_a_prepared_lock_and_one_prepared_write(tally_tab
     table_command(table_id=tally_table.pk, command=Add(1), actor=None, source="tablet")
     with CaptureQueriesContext(connection) as captured:
         table_command(table_id=tally_table.pk, command=Add(2), actor=None, source="tablet")
-    # Nothing else goes through Django's cursors (inside the test's transaction BEGIN and
-    # COMMIT become savepoints) but the policy's one read of the table's feed and holds, under
-    # the lock (tables.policy: is the round held, does a shoe feed the table).
+    # Nothing else is sent (inside the test's transaction BEGIN and COMMIT become savepoints)
+    # but the lock, with the policy's read of the table's feed and holds in the same round trip
+    # (tables.policy: is the round held, does a shoe feed the table), and the write.
     others = [
         query["sql"]
         for query in captured.captured_queries
         if query["sql"].split()[0] not in ("SAVEPOINT", "RELEASE")
     ]
-    assert len(others) == 1
-    assert others[0].startswith("SELECT EXISTS(SELECT 1 FROM devices_devicebinding")
+    assert len(others) == 2, others
+    assert others[0].endswith("FOR UPDATE -- and 1 more statement(s) in the same round trip")
+    assert others[1].startswith("WITH inserted AS (INSERT INTO")
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [statement for (statement,) in cursor.fetchall()]
     assert any(text.startswith("SELECT") and text.endswith("FOR UPDATE") for text in prepared)
+    assert any(
+        text.startswith("SELECT EXISTS(SELECT 1 FROM devices_devicebinding") for text in prepared
+    )
     assert any(text.startswith("WITH inserted AS (INSERT INTO") for text in prepared)
     assert verify_table(tally_table).ok
 
