@@ -41,9 +41,15 @@ class Dealer:
         self.next_slot = time.monotonic() + self.rng.random() * self.interval
         self.stop = threading.Event()
         self.budget = 0
+        # The deck of the hand in play, kept when a run stops mid-hand, so the next run (a
+        # benchmark's next phase) finishes that hand with the same deck, not a reshuffled one.
+        self.deck: list[str] = []
 
-    def run(self, stop: threading.Event, budget: int) -> None:
+    def run(self, stop: threading.Event, budget: int, pace: float | None = None) -> None:
         self.stop, self.budget = stop, budget
+        if pace is not None:
+            self.interval = 1.0 / pace
+            self.next_slot = time.monotonic() + self.rng.random() * self.interval
         play = self.siete_round if self.table.game == SIETE else self.stud_hand
         while not self._done():
             try:
@@ -87,11 +93,16 @@ class Dealer:
             raise _BudgetSpentError
         return dict(body["state"])
 
+    def _fresh_deck(self, cards: list[str]) -> list[str]:
+        self.deck = cards.copy()
+        self.rng.shuffle(self.deck)
+        return self.deck
+
     def siete_round(self) -> None:
-        deck = SPANISH_DECK.copy()
-        self.rng.shuffle(deck)
         state = self.state()
-        if state["phase"] in ("no_round", "settled", "voided"):
+        fresh = state["phase"] in ("no_round", "settled", "voided")
+        deck = self._fresh_deck(SPANISH_DECK) if fresh or not self.deck else self.deck
+        if fresh:
             self.post("siete/start-round")
             for box in range(1, 1 + self.rng.randint(1, 6)):
                 self.post("siete/place-wager", box=box, amount=SIETE_STAKE)
@@ -119,10 +130,10 @@ class Dealer:
         return self.post("siete/record-card", card=deck.pop())
 
     def stud_hand(self) -> None:
-        deck = FRENCH_DECK.copy()
-        self.rng.shuffle(deck)
         state = self.state()
-        if state["phase"] in ("idle", "complete", "voided"):
+        fresh = state["phase"] in ("idle", "complete", "voided")
+        deck = self._fresh_deck(FRENCH_DECK) if fresh or not self.deck else self.deck
+        if fresh:
             state = self.post("rounds") or self.state()
         for _ in range(400):
             if state["phase"] in ("complete", "voided"):

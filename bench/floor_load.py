@@ -70,9 +70,10 @@ def main() -> None:
         for name, tables in phases:
             tokens = signed_in(tables, lambda t: sign_in(args.port, t.dealer, PASSWORD))
             listeners = None if args.no_listeners else open_listeners(args, tables)
+            dealers = make_dealers(args.port, tables, tokens, paces[0])
             for pace in paces:
                 args.pace = pace
-                result = run_phase(server, tables, tokens, args, listeners)
+                result = run_phase(server, tables, dealers, args, listeners)
                 report(f"{name}, {pace:g} requests/s per table", result)
             if listeners is not None:
                 listeners.stop()
@@ -105,22 +106,29 @@ def open_listeners(args: Any, tables: list[Any]) -> Any:
     return listeners
 
 
-def run_phase(
-    server: Any, tables: list[Any], tokens: dict[str, str], args: Any, listeners: Any = None
-) -> dict[str, Any]:
+def make_dealers(port: int, tables: list[Any], tokens: dict[str, str], pace: float) -> list[Any]:
+    """One dealer per table, kept from phase to phase: a hand a phase left open is finished
+    with its own deck in the next."""
     from bench_dealers import Dealer
+
+    return [Dealer(port, tokens[t.dealer], t, pace, seed=n) for n, t in enumerate(tables)]
+
+
+def run_phase(
+    server: Any, tables: list[Any], dealers: list[Any], args: Any, listeners: Any = None
+) -> dict[str, Any]:
+    from bench_dealers import Samples
 
     from tables.models import TableEvent
 
-    dealers = [
-        Dealer(args.port, tokens[t.dealer], t, args.pace, seed=n) for n, t in enumerate(tables)
-    ]
+    for dealer in dealers:
+        dealer.samples = Samples()
     stop = threading.Event()
     budget = max(1, args.max_requests // len(dealers))
     ids = [t.table_id for t in tables]
     rows_before = TableEvent.objects.filter(table_id__in=ids).count()
     cpu_before = server.cpu_seconds()
-    threads = [threading.Thread(target=d.run, args=(stop, budget)) for d in dealers]
+    threads = [threading.Thread(target=d.run, args=(stop, budget, args.pace)) for d in dealers]
     start = time.perf_counter()
     for thread in threads:
         thread.start()

@@ -50,11 +50,17 @@ ERRORS = {
 }
 
 
+# The fields TableSerializer and AppendedEventSerializer give, read straight off the rows: a
+# ModelSerializer builds its fields anew on every answer, a tenth of a command's processor time.
+_TABLE_FIELDS = TableSerializer.Meta.fields
+_EVENT_FIELDS = AppendedEventSerializer.Meta.fields
+
+
 def outcome_body(outcome: CommandOutcome, actor: Any) -> dict[str, Any]:
     return {
-        "table": TableSerializer(outcome.table).data,
+        "table": {name: getattr(outcome.table, name) for name in _TABLE_FIELDS},
         "round": outcome.round.number if outcome.round else None,
-        "events": AppendedEventSerializer(outcome.events, many=True).data,
+        "events": [{name: getattr(row, name) for name in _EVENT_FIELDS} for row in outcome.events],
         "state": caller_state(actor, outcome.table, outcome.state, outcome.facts),
     }
 
