@@ -52,6 +52,10 @@ class GameBinding:
     approval_commands: frozenset[str] = frozenset()
     # ...and those among them whose data carries `requested_by` and `approved_by` names.
     approval_fields: frozenset[str] = frozenset()
+    # What a screen asks the requester for each of them, in order (the names are filled in
+    # by the correction service): "box", "seat", "from_box", "to_box", "amount", "card",
+    # "reason" (the request's own reason, when the command carries one too).
+    correction_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # What the rules take now, from the live view, as command entries ({"type", box or seat,
     # amount...}): what a screen turns into buttons once the policy has kept the caller's own.
     legal_entries: Callable[[dict[str, Any]], list[dict[str, Any]]] = lambda view: [

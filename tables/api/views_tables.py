@@ -183,10 +183,13 @@ class RoundOpenView(APIView):
     )  # fmt: skip
     def post(self, request: Request, table_id: int) -> Response:
         table = selectors.table_get(table_id)
+        occurred_at = checked_tablet_time(request, table)
 
         def handle(key: str | None) -> Response:
             actor = acting_user(request)
-            outcome = floor.round_open(table_id=table.pk, actor=actor, idempotency_key=key)
+            outcome = floor.round_open(
+                table_id=table.pk, actor=actor, occurred_at=occurred_at, idempotency_key=key
+            )
             return Response(outcome_body(outcome, actor), status=status.HTTP_201_CREATED)
 
         return run_idempotently(request, handle)

@@ -59,6 +59,13 @@ BINDING = games.GameBinding(
     state_codec=SIETE_STATE_CODEC,
     approval_commands=APPROVED,
     approval_fields=APPROVED,
+    correction_fields=(
+        ("void_box", ("box", "reason")),
+        ("correct_payout", ("box", "amount", "reason")),
+        ("move_card", ("from_box", "to_box")),
+        ("correct_held_card", ("card",)),
+        ("void_round", ("reason",)),
+    ),
     command_types=frozenset(siete.COMMAND_TYPES),
     # Limits and paytable are the pit boss's (ARCHITECTURE 8); a paytable or tie-rule change
     # also needs a second pit boss.

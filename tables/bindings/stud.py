@@ -95,6 +95,11 @@ BINDING = games.GameBinding(
     pit_boss_commands=frozenset({"show_mucked", "clock_expired"}),
     approval_commands=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
     approval_fields=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
+    correction_fields=(
+        ("kill_hand", ("seat", "reason")),
+        ("correct_held_card", ("card",)),
+        ("void_hand", ("reason",)),
+    ),
     command_types=COMMAND_TYPES,
     limit_keys=("small_bet", "big_bet", "ante"),
     report_figures=("drop", "drop_source", "estimated_drop", "revenue", "theoretical_basis"),

@@ -69,12 +69,15 @@ def actions_for(
     user: AbstractBaseUser | AnonymousUser,
     table: Table,
     view: dict[str, Any],
+    may: frozenset[str] | set[str] | None = None,
 ) -> list[TabletAction]:
-    """The buttons for `user` at `table` now; empty for a user who may not act here."""
+    """The buttons for `user` at `table` now; empty for a user who may not act here.
+    `may` is the policy's answer for this user here, when the caller has asked it already."""
     binding = games.binding_for(table.game)
     # The policy leaves out what this user may not send: another table's commands, the pit
     # boss's, approvals, and the cards while the shoe deals them.
-    may = set(policy.allowed(user, table))
+    if may is None:
+        may = set(policy.allowed(user, table))
     actions = []
     for entry in binding.legal_entries(view):
         command = str(entry.pop("type"))

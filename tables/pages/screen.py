@@ -9,19 +9,22 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import timezone
 
 from reports.shifts import floor_clock
-from tables import selectors
+from tables import policy, selectors
 from tables.card_feeds import device_feeds_table, table_hold_reason
-from tables.models import CorrectionRequest, DealerAssignment, Table
+from tables.models import DealerAssignment, Table
 from tables.pages import labels
 from tables.pages.actions import actions_for
 from tables.pages.cards import card_face, deck_for_game
 from tables.pages.shoe import shoe_status
+from tables.pages.tablet_corrections import carries_reason, correction_forms, own_requests
+from tables.pages.tablet_custody import awaiting_dealer
 
 
 def table_screen(user: AbstractBaseUser | AnonymousUser, table: Table) -> dict[str, Any]:
     view = selectors.table_live_view(table)
     shoe_feeds = device_feeds_table(table.pk)
-    actions = actions_for(user, table, view)
+    may = set(policy.allowed(user, table))
+    actions = actions_for(user, table, view, may)
     assignment = (
         DealerAssignment.objects.filter(table=table, ended_at__isnull=True)
         .select_related("dealer")
@@ -40,7 +43,11 @@ def table_screen(user: AbstractBaseUser | AnonymousUser, table: Table) -> dict[s
         "held_reason": table_hold_reason(table.pk) or _engine_hold(view),
         "shoe": shoe_status(table.pk),
         "shoe_feeds": shoe_feeds,
-        "corrections": _own_corrections(user, table),
+        "corrections": own_requests(user, table),
+        "correction_forms": correction_forms(table, may),
+        "correction_reasons": carries_reason(table),
+        "awaiting": awaiting_dealer(table, may),
+        "seat_numbers": range(1, table.seat_count + 1),
         "seq": table.head_seq,
         "places": _places(view, actions),
         "bank": _bank(view),
@@ -61,16 +68,6 @@ def current_shift_name() -> str:
     """`2026-12-01 · swing`: the gaming day and shift, by the floor's clock."""
     key = floor_clock().shift_of(timezone.now())
     return f"{key.gaming_day.isoformat()} · {key.shift}"
-
-
-def _own_corrections(user: Any, table: Table) -> list[CorrectionRequest]:
-    if not getattr(user, "is_authenticated", False):
-        return []
-    return list(
-        CorrectionRequest.objects.filter(table=table, requested_by_id=user.pk)
-        .select_related("decided_by")
-        .order_by("-requested_at")[:5]
-    )
 
 
 def _cards(entries: list[dict[str, Any]] | None) -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -135,9 +136,11 @@ def round_open(
     table_id: int,
     actor: User | None,
     source: str = TABLET,
+    occurred_at: datetime | None = None,
     idempotency_key: str | None = None,
 ) -> CommandOutcome:
-    """Open the next round; a settled round in play is closed first. Locks the table."""
+    """Open the next round; a settled round in play is closed first. Locks the table.
+    `occurred_at` is the tap's time on the tablet, kept beside the server's."""
 
     def opening(table: Table) -> Any:
         # The policy is asked about the round's opening, under the one lock table_command takes.
@@ -149,6 +152,7 @@ def round_open(
         command_for=opening,
         actor=actor,
         source=source,
+        occurred_at=occurred_at,
         idempotency_key=idempotency_key,
         checked=True,
     )

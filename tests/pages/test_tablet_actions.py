@@ -112,3 +112,26 @@ def test_the_tablets_clock_is_stored_and_a_skewed_clock_alerts_the_pit(
     assert list(Alert.objects.filter(table=siete_table).values_list("code", flat=True)) == [
         "tablet_clock_skew"
     ]
+
+
+def test_a_stud_hand_opened_from_the_tablet_keeps_the_tablets_time(
+    client_for: Any, dealer_dora: User, pit_boss_paula: User
+) -> None:
+    table = open_table("Stud-T", "seven_card_stud", STUD_SETTINGS, dealer_dora, pit_boss_paula)
+    tablet = Tablet(client_for(dealer_dora), table, "stud")
+    tablet.post("seats/sit", seat=1, player="ana", buy_in=500)
+    tablet.post("seats/sit", seat=2, player="bruno", buy_in=500)
+    tapped = "2026-01-01T10:00:00+00:00"
+    answer = tablet.client.post(
+        f"/api/tables/{table.pk}/rounds",
+        format="json",
+        HTTP_X_TABLET_TIME=tapped,
+        HTTP_X_TABLET_CLOCK="2026-01-01T10:00:05+00:00",  # far from the server's now
+    )
+    assert answer.status_code == 201, answer.json()
+    opened = TableEvent.objects.filter(table=table, type="hand.started").get()
+    assert opened.occurred_at.isoformat() == tapped
+    assert opened.recorded_at > opened.occurred_at
+    assert list(Alert.objects.filter(table=table).values_list("code", flat=True)) == [
+        "tablet_clock_skew"
+    ]

@@ -58,7 +58,9 @@
   }
 
   async function send(item) {
-    return fetch(api + item.endpoint, {
+    // An endpoint of another part of the API (the custody books) comes whole.
+    var url = item.endpoint.charAt(0) === "/" ? item.endpoint : api + item.endpoint;
+    return fetch(url, {
       method: "POST",
       credentials: "same-origin",
       headers: {
@@ -164,6 +166,22 @@
     closePicker();
   }
 
+  // A correction request: the chosen correction's command, its fields and the reason.
+  var WHOLE_NUMBERS = ["box", "seat", "from_box", "to_box", "amount"];
+  function onCorrection(form) {
+    var data = {}, fields = new FormData(form), reason = String(fields.get("reason") || "").trim();
+    fields.forEach(function (value, name) {
+      if (name === "reason") return;
+      data[name] = WHOLE_NUMBERS.indexOf(name) >= 0 ? parseInt(value, 10) : String(value);
+    });
+    if (form.dataset.carriesReason === "1") data.reason = reason;
+    enqueue("corrections", { command: { type: form.dataset.correction, data: data }, reason: reason },
+            form.dataset.label);
+    form.reset();
+    var details = form.closest("details");
+    if (details) details.open = false;
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     body = document.body;
     api = body.dataset.api;
@@ -180,6 +198,11 @@
       else if (target.id === "pick-cancel") closePicker();
       else if (target.id === "queue-retry") { halted = false; flush(); }
       else if (target.id === "queue-discard") { queue = []; halted = false; save(); render(); }
+    });
+    document.addEventListener("submit", function (event) {
+      if (!event.target.matches("form.correction-form")) return;
+      event.preventDefault();
+      onCorrection(event.target);
     });
     body.addEventListener("live-status", function (event) { if (event.detail.state === "online") flush(); });
     window.addEventListener("online", flush);
