@@ -185,21 +185,17 @@ def appends(cursor: Any, args: argparse.Namespace) -> None:
     for _ in range(4):
         for name, sql in statements.items():
             count = args.appends // 4
+            # Each copy gets the same (table, seq) values in a round.
+            seqs = dict(heads)
             start = time.perf_counter()
             for index in range(count):
                 table = index % args.tables + 1
-                seq = heads[table] + 1
-                params = [next_id, table, seq, now]
-                cursor.execute(sql, [table, seq, *params] if name == MONTHLY else params)
-                if name == MONTHLY:
-                    heads[table] = seq
+                seqs[table] += 1
+                params = [next_id, table, seqs[table], now]
+                cursor.execute(sql, [table, seqs[table], *params] if name == MONTHLY else params)
                 next_id += 1
             rates[name].append(count / (time.perf_counter() - start))
-        # Each copy gets the same (table, seq) values: the plain copy's rows were written
-        # first with the seqs the partitioned copy then reuses.
-        for table in heads:
-            cursor.execute(f"SELECT max(seq) FROM {PLAIN} WHERE table_id = %s", [table])
-            heads[table] = max(heads[table], cursor.fetchone()[0])
+        heads = seqs
     for name, values in rates.items():
         rounds = ", ".join(f"{value:,.0f}" for value in values)
         say(f"append at the head, {name}: median {statistics.median(values):,.0f} rows/s "
