@@ -52,6 +52,7 @@ def ensure_floor(
             table.refresh_from_db()
             log(f"{name}: {table.head_seq} events")
         dealer = _dealer_for(table, boss)
+        _open_books(table, boss, dealer)
         if game == STUD:
             _seat_players(table, boss)
         table.refresh_from_db()
@@ -98,6 +99,23 @@ def _dealer_for(table: Any, boss: Any) -> str:
     ).exists():
         dealer_assign(table_id=table.pk, dealer=dealer, by=boss)
     return username
+
+
+def _open_books(table: Any, boss: Any, dealer: str) -> None:
+    """A table records nothing, buy-ins included, before an opener its dealer confirmed."""
+    from django.contrib.auth.models import User
+
+    from reports.demo.shift import OPENER_AMOUNT, chips_for, in_session
+    from reports.denominations import table_denominations
+    from reports.services import custody
+
+    if in_session(table):
+        return
+    chips = chips_for(OPENER_AMOUNT, table_denominations(table))
+    custody.custody_open(table_id=table.pk, pit_boss=boss, chips=chips)
+    custody.count_confirm(
+        table_id=table.pk, dealer=User.objects.get(username=dealer), closing=False
+    )
 
 
 def _seat_players(table: Any, boss: Any) -> None:
