@@ -7,7 +7,7 @@ live and audit views, and where the current round stands). Tests may register th
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -72,6 +72,8 @@ class GameBinding:
     settings_command: str | None = None
     four_eyes_settings: frozenset[str] = frozenset()
     settings_of: Callable[[Any], Mapping[str, Any]] | None = None
+    # The values a choice setting takes (a form offers them as a list), by setting name.
+    setting_choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # For a game the house banks: the exact edge and variance of one unit staked under a
     # settings mapping (theoretical win and its band). None for a game the house only rakes.
     unit_risk: Callable[[Mapping[str, Any]], tuple[Fraction, Fraction]] | None = None

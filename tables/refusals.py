@@ -76,6 +76,20 @@ CATALOGUE: dict[str, tuple[Promise, ...]] = {
     "idempotency_key_reused": (_("This tap was already sent with different content."),),
     "csrf_failed": (_("The form expired or came from elsewhere; reload and try again."),),
     "not_allowed_now": (_("That is not allowed now."),),
+    # The pit boss's requests and decisions (a settings change, a slip's void, four eyes).
+    "reason_required": (_("Say why the change is needed."),),
+    "missing_reason": (_("Say why the slip is void."),),
+    "invalid_setting": (
+        _("%(setting)s: that value is not allowed."),
+        _("A setting has a value that is not allowed."),
+    ),
+    "unknown_setting": (_("That is not a setting of this table."),),
+    "no_settings": (_("This game's settings are fixed when the table is created."),),
+    "nothing_changed": (_("Nothing was changed."),),
+    "own_request": (_("You cannot decide on your own request; ask another pit boss."),),
+    "request_already_decided": (_("This request was already decided."),),
+    "unknown_slip": (_("There is no such slip at this table."),),
+    "slip_already_voided": (_("This slip is already void."),),
 }
 
 

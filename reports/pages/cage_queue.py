@@ -46,6 +46,12 @@ def waiting_slips() -> list[CageSlip]:
     return _cage_slips(rows.order_by("issued_at", "slip_type", "number"))
 
 
+def table_slips(table_id: int, limit: int = 20) -> list[CageSlip]:
+    """A table's latest slips, newest first (a pit boss asks for a void from these)."""
+    rows = Slip.objects.filter(table_id=table_id).order_by("-issued_at", "-number")
+    return _cage_slips(rows[:limit])
+
+
 def cage_slip(slip_type: str, number: int) -> CageSlip | None:
     found = _cage_slips(Slip.objects.filter(slip_type=slip_type, number=number))
     return found[0] if found else None

@@ -111,6 +111,7 @@ def table_shift_rows(document: Doc) -> Iterator[Row]:
         }
     for name, value in document["figures"].items():
         yield {**base, "section": "figures", "item": name, "amount": value}
+    yield from ({**base, **row} for row in band_rows(document.get("expected_versus_actual")))
     applies = (document["table"].get("report_rows") or {}).get("rounds")
     yield from ({**base, **row} for row in _rounds_rows(document["rounds"], applies))
     for alert in document["alerts"]:
@@ -120,6 +121,30 @@ def table_shift_rows(document: Doc) -> Iterator[Row]:
             "item": alert["kind"],
             "note": f"{alert['raised_at']} round {alert['round'] or '-'}: {alert['message']}",
         }
+
+
+BAND_SECTION = "expected_versus_actual"
+
+
+def band_rows(band: Mapping[str, Any] | None) -> Iterator[Row]:
+    """The band as rows: the centre, the spread and the result, then each confidence level's
+    edges, ``note`` saying whether the result lies inside (none before the band was read)."""
+    if band is None:
+        return
+    if not band["applicable"]:
+        yield {"section": BAND_SECTION, "item": "basis", "note": band["basis"]}
+        return
+    for item in ("theoretical_win", "standard_deviation", "actual_win"):
+        yield {"section": BAND_SECTION, "item": item, "amount": band[item]}
+    for level in band["levels"]:
+        where = "outside" if level["outside"] else "inside"
+        for edge in ("low", "high"):
+            yield {
+                "section": BAND_SECTION,
+                "item": f"band_{level['confidence']}_{edge}",
+                "amount": level[edge],
+                "note": f"z {level['z']}; actual win {where}",
+            }
 
 
 def _buy_ins_row(buy_ins: Mapping[str, int]) -> Row:

@@ -45,6 +45,7 @@ def table_shift_sections(document: Doc) -> list[Flowable]:
         *section(_("Fills"), _slip_rows(custody["fills"])),
         *section(_("Credits"), _slip_rows(custody["credits"])),
         *section(_("Figures"), _figure_rows(document)),
+        *band_section(document.get("expected_versus_actual")),
         *section(_("Rounds"), _round_rows(document)),
         *section(
             _("Alerts"),
@@ -169,6 +170,34 @@ def _round_rows(document: Doc) -> list[list[Any]]:
         else:
             rows.append([label(name), "", value])
     return rows
+
+
+def band_section(band: Mapping[str, Any] | None) -> list[Flowable]:
+    """Where the actual win should lie (theoretical win ± z x sigma x √(Σ stake²)) and
+    whether it does; a report stored before the band was read has none and prints nothing."""
+    if band is None:
+        return []
+    title = _("Expected versus actual")
+    if not band["applicable"]:
+        return section(title, [[_("Figure"), _("Value")], [label(band["basis"]), ""]])
+    rows: list[list[Any]] = [
+        [_("Figure"), _("Value")],
+        [label("theoretical_win"), band["theoretical_win"]],
+        [_("Standard deviation"), band["standard_deviation"]],
+        [_("Actual win"), band["actual_win"]],
+    ]
+    levels: list[list[Any]] = [
+        [_("Confidence"), "z", _("Lower edge"), _("Upper edge"), _("Actual win")]
+    ]
+    for level in band["levels"]:
+        where = _("OUTSIDE") if level["outside"] else _("inside")
+        levels.append([f"{level['confidence']} %", level["z"], level["low"], level["high"], where])
+    return [*section(title, rows), *grid_after(levels)]
+
+
+def grid_after(rows: Sequence[Sequence[Any]]) -> list[Flowable]:
+    """A second table under the section's first, with no heading of its own."""
+    return [grid(rows)] if len(rows) > 1 else []
 
 
 FLOOR_FIGURES = ("drop", "win", "hold_percent", "revenue", "fills", "credits", "handle")

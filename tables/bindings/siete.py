@@ -12,6 +12,7 @@ from tables.engine.siete import cards as siete_cards
 from tables.engine.siete import rules
 from tables.engine.siete.codec import SIETE_STATE_CODEC
 from tables.engine.siete.house_edge import house_edge, unit_variance
+from tables.engine.siete.settings import TIE_RULES
 
 # Corrections: each carries who asked and the different pit boss who approved.
 APPROVED = frozenset({"void_round", "void_box", "correct_held_card", "move_card", "correct_payout"})
@@ -75,6 +76,7 @@ BINDING = games.GameBinding(
     settings_command="update_settings",
     four_eyes_settings=frozenset({"paytable", "ties"}),
     settings_of=lambda state: state.settings.to_mapping(),
+    setting_choices={"ties": TIE_RULES},
     unit_risk=unit_risk,
     limit_keys=("min_stake", "max_stake"),
     report_figures=(

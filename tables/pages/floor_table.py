@@ -18,11 +18,13 @@ from devices.models import Device, DeviceBinding, LinkQuality
 from devices.registry import enrollment
 from reports.denominations import table_denominations
 from reports.inputs.custody_log import previous_closer
+from reports.pages.cage_queue import table_slips
+from reports.renderers.labels import label
 from reports.services import custody, slips
 from tables import roles
 from tables.engine.errors import InvalidInputError, RuleError
-from tables.models import Table, TableEvent
-from tables.pages import floor_approvals, floor_tiles
+from tables.models import Table
+from tables.pages import floor_approvals, floor_settings, floor_tiles
 from tables.pages.floor_access import refusal_text, screen_for, viewer
 from tables.pages.floor_counts import chips_from_form
 from tables.pages.screen import table_screen
@@ -71,6 +73,7 @@ def table_context(request: HttpRequest, table: Table) -> dict[str, Any]:
         place["asks_amount"] = False
     screen.update(general_actions=[], actions=[], asks_card=False)
     binding = _current_binding(table)
+    in_force = floor_settings.settings_in_force(table)
     return screen | {
         "tile": floor_tiles.floor_tile(table),
         "approvals": [
@@ -80,7 +83,9 @@ def table_context(request: HttpRequest, table: Table) -> dict[str, Any]:
         "denominations": table_denominations(table),
         "last_closer": previous_closer(table),
         "dealers": User.objects.filter(groups__name=roles.DEALER).order_by("username"),
-        "settings_log": _settings_log(table),
+        "setting_fields": floor_settings.form_fields(table, in_force) if in_force else [],
+        "settings_log": floor_settings.settings_log(table),
+        "slips": _slips(table),
         "binding": binding,
         "link": LinkQuality.objects.filter(device=binding.device).first() if binding else None,
         "devices": Device.objects.exclude(status=Device.Status.RETIRED).order_by("serial"),
@@ -96,22 +101,21 @@ def _current_binding(table: Table) -> DeviceBinding | None:
     )
 
 
-def _settings_log(table: Table) -> list[dict[str, Any]]:
-    """The table's settings as created, then every change, with who and when."""
-    rows = (
-        TableEvent.objects.filter(table=table, type__in=("table.created", "settings.changed"))
-        .select_related("actor")
-        .order_by("-seq")
-    )
+def _slips(table: Table) -> list[dict[str, Any]]:
+    """The table's latest slips, each saying whether its void already waits in the queue."""
+    asked = {
+        (str(approval.change["data"].get("slip_type")), approval.change["data"].get("slip_number"))
+        for approval in floor_approvals.approvals_queue(table_id=table.pk)
+        if approval.kind == floor_approvals.SLIP_VOID
+    }
     return [
         {
-            "seq": row.seq,
-            "type": row.type,
-            "actor": row.actor.get_username() if row.actor else None,
-            "recorded_at": row.recorded_at,
-            "settings": row.payload.get("settings", {}),
+            "slip": slip,
+            "kind": label(slip.slip_type),
+            "stage": label(slip.stage),
+            "void_asked": (slip.slip_type, slip.number) in asked,
         }
-        for row in rows[:20]
+        for slip in table_slips(table.pk)
     ]
 
 
@@ -156,6 +160,22 @@ def _slip(slip_type: str) -> Any:
     return request_slip
 
 
+def _settings(request: HttpRequest, table: Table) -> None:
+    floor_settings.change_settings(table=table, form=request.POST, by=viewer(request))
+
+
+def _void(request: HttpRequest, table: Table) -> None:
+    number = request.POST.get("slip_number", "")
+    if not number.isdigit():
+        raise InvalidInputError("Choose a slip from the list.", code="unknown_slip")
+    floor_approvals.ask_slip_void(
+        slip_type=request.POST.get("slip_type", ""),
+        slip_number=int(number),
+        reason=request.POST.get("reason", "").strip()[:500],
+        by=viewer(request),
+    )
+
+
 def _bind(request: HttpRequest, table: Table) -> None:
     device = Device.objects.filter(serial=request.POST.get("device", "")).first()
     if device is None:
@@ -176,6 +196,8 @@ ACTIONS = {
     "assign": _assign,
     "fill": _slip("fill"),
     "credit": _slip("credit"),
+    "settings": _settings,
+    "void": _void,
     "bind": _bind,
     "quarantine": _quarantine,
 }

@@ -126,12 +126,14 @@ def _tile(table: Table, context: _FloorContext, shift: ShiftSoFar | None) -> Flo
     state = engine_state.current_state(table)
     live = binding.live_view(state)
     in_round = binding.round_status(state) == games.ROUND_OPEN
+    # The limits the engine plays now: a pit boss may have changed them since the table opened.
+    in_force = binding.settings_of(state) if binding.settings_of is not None else table.settings
     return FloorTile(
         table_id=table.pk,
         name=table.name,
         game=table.game,
         game_label=table.get_game_display(),
-        limits=tuple((key, table.settings.get(key)) for key in binding.limit_keys),
+        limits=tuple((key, in_force.get(key)) for key in binding.limit_keys),
         dealer=context.dealers.get(table.pk),
         status=_status(table, context, bool(live.get("held")), in_round),
         round_number=live.get("round") if in_round else None,

@@ -1,7 +1,7 @@
 """Sets up the supervising screens' part of the browser tier's floor, on the server's database.
 
 Run as its own process, like `floor_script.py`: `python tests/browser/supervision_script.py
-people`, `... round 3`, `... report 3`, `... slip fill 7`.
+people`, `... round 3`, `... report 3`, `... slip fill 7`, `... settings 3`.
 """
 
 from __future__ import annotations
@@ -84,7 +84,15 @@ def report(table_id: int) -> dict[str, Any]:
 
 def slip(slip_type: str, table_id: int) -> dict[str, Any]:
     row = Slip.objects.filter(slip_type=slip_type, table_id=table_id).order_by("-number").first()
-    return {"number": row.number, "stage": row.stage} if row else {}
+    return {"number": row.number, "stage": row.stage, "voided": row.voided} if row else {}
+
+
+def settings(table_id: int) -> dict[str, Any]:
+    """The settings the engine plays at the table now."""
+    from tables.services import engine_state
+
+    state = engine_state.current_state(Table.objects.get(pk=table_id))
+    return dict(state.settings.to_mapping())
 
 
 def main(argv: list[str]) -> Any:
@@ -99,6 +107,8 @@ def main(argv: list[str]) -> Any:
         return report(int(args[0]))
     if command == "slip":
         return slip(args[0], int(args[1]))
+    if command == "settings":
+        return settings(int(args[0]))
     raise SystemExit(f"unknown command {command!r}")
 
 
