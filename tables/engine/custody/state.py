@@ -1,11 +1,12 @@
-"""The chip custody of one table for one shift, as a fold over custody facts.
+"""The chip custody of one table for one shift, as a fold over custody facts (like a game's).
 
 Amounts are integers of the casino's money unit; a chip inventory maps each denomination (its
 value in that unit) to a number of chips. The facts are what the pit, the cage and the count
-record: the opener and closer counts, the steps of fill and credit slips (``reports.slips``),
-slip voids, buy-ins and the counted drop. :func:`apply_fact` refuses a fact the custody rules do
-not allow, with a stable code, and otherwise returns the new ledger; the ledger is never edited
-in place.
+record: the opener and closer counts, the steps of fill and credit slips (``slips``), slip
+voids, buy-ins and the counted drop. :func:`fold` refuses a fact the custody rules do not
+allow, with a stable code, and otherwise returns the new state; a state is never edited in
+place. The services admit a new fact by folding it; the readers, the verifier and the rebuild
+fold the log's facts with the same function.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from reports.chips import (
+from tables.engine.custody.chips import (
     chips_from_amounts,
     chips_total,
     frozen_chips,
@@ -23,7 +24,7 @@ from reports.chips import (
     verify_chips,
     verify_signers,
 )
-from reports.slips import (
+from tables.engine.custody.slips import (
     SLIP_TYPES,
     Credit,
     Fill,
@@ -50,7 +51,7 @@ __all__ = [
     "Closer",
     "Credit",
     "CustodyFact",
-    "CustodyLedger",
+    "CustodyState",
     "DropCounted",
     "Fill",
     "Opener",
@@ -60,12 +61,12 @@ __all__ = [
     "SlipRequested",
     "SlipType",
     "SlipVoided",
-    "apply_fact",
     "carry_over",
     "chips_from_amounts",
     "chips_total",
-    "fold_custody",
-    "new_ledger",
+    "fold",
+    "fold_all",
+    "new_state",
     "next_opener",
     "verify_chips",
 ]
@@ -141,7 +142,7 @@ CustodyFact = (
 
 
 @dataclass(frozen=True)
-class CustodyLedger:
+class CustodyState:
     """Everything known about one table's chips in one shift."""
 
     table: str
@@ -197,30 +198,28 @@ class CustodyLedger:
         return self.void_of(slip_type_of(slip), slip.slip_number) is not None
 
 
-def new_ledger(
+def new_state(
     table: str,
     denominations: Iterable[int],
     *,
     slip_series: Mapping[SlipType, Collection[int]] | None = None,
-) -> CustodyLedger:
+) -> CustodyState:
     """An empty ledger; ``slip_series`` (when given) holds the slip numbers the cage issued."""
     series = None
     if slip_series is not None:
         series = MappingProxyType(
             {kind: frozenset(slip_series.get(kind, ())) for kind in SLIP_TYPES}
         )
-    return CustodyLedger(
-        table=table, denominations=tuple(sorted(denominations)), slip_series=series
-    )
+    return CustodyState(table=table, denominations=tuple(sorted(denominations)), slip_series=series)
 
 
-def fold_custody(ledger: CustodyLedger, facts: Iterable[CustodyFact]) -> CustodyLedger:
+def fold_all(ledger: CustodyState, facts: Iterable[CustodyFact]) -> CustodyState:
     for fact in facts:
-        ledger = apply_fact(ledger, fact)
+        ledger = fold(ledger, fact)
     return ledger
 
 
-def apply_fact(ledger: CustodyLedger, fact: CustodyFact) -> CustodyLedger:
+def fold(ledger: CustodyState, fact: CustodyFact) -> CustodyState:
     """The ledger with ``fact`` recorded, or a :class:`RuleError` saying why it cannot be."""
     match fact:
         case ChipsCounted():
@@ -272,9 +271,7 @@ def next_opener(previous_closer: Closer | None, new_count: Opener | None = None)
     return carry_over(previous_closer)
 
 
-def _with_slips(
-    ledger: CustodyLedger, slips: SlipBook, *, still_open: bool = False
-) -> CustodyLedger:
+def _with_slips(ledger: CustodyState, slips: SlipBook, *, still_open: bool = False) -> CustodyState:
     """``still_open``: the step moves chips between the cage and the table, so it must come
     before the closer counted the tray (the slip's own checks come first: they say more)."""
     if still_open and (ledger.closer is not None or _closing_counted(ledger)):
@@ -285,7 +282,7 @@ def _with_slips(
     return replace(ledger, slips=slips)
 
 
-def _count_chips(ledger: CustodyLedger, count: ChipsCounted) -> CustodyLedger:
+def _count_chips(ledger: CustodyState, count: ChipsCounted) -> CustodyState:
     """A count waits for the dealer; a recount before he confirms replaces it."""
     if count.closing:
         _verify_can_close(ledger)
@@ -298,7 +295,7 @@ def _count_chips(ledger: CustodyLedger, count: ChipsCounted) -> CustodyLedger:
     return replace(ledger, count=count)
 
 
-def _verify_confirms_count(ledger: CustodyLedger, signed: Opener | Closer) -> None:
+def _verify_confirms_count(ledger: CustodyState, signed: Opener | Closer) -> None:
     """The dealer confirms exactly the pit boss's count (a log from before counts were
     confirmed holds openers and closers signed at once, with no count)."""
     count = ledger.count
@@ -314,7 +311,7 @@ def _verify_confirms_count(ledger: CustodyLedger, signed: Opener | Closer) -> No
         )
 
 
-def _open(ledger: CustodyLedger, opener: Opener) -> CustodyLedger:
+def _open(ledger: CustodyState, opener: Opener) -> CustodyState:
     if ledger.opener is not None:
         raise NotAllowedNowError(
             "This table already has an opener for the shift.", code="second_opener"
@@ -325,7 +322,7 @@ def _open(ledger: CustodyLedger, opener: Opener) -> CustodyLedger:
     return replace(ledger, opener=opener, count=None)
 
 
-def _close(ledger: CustodyLedger, closer: Closer) -> CustodyLedger:
+def _close(ledger: CustodyState, closer: Closer) -> CustodyState:
     _verify_can_close(ledger)
     _verify_confirms_count(ledger, closer)
     verify_chips(closer.chips, ledger.denominations)
@@ -333,7 +330,7 @@ def _close(ledger: CustodyLedger, closer: Closer) -> CustodyLedger:
     return replace(ledger, closer=closer, count=None)
 
 
-def _verify_can_close(ledger: CustodyLedger) -> None:
+def _verify_can_close(ledger: CustodyState) -> None:
     if ledger.opener is None:
         raise NotAllowedNowError(
             "The table cannot be closed: no opener was entered for this shift.",
@@ -345,7 +342,7 @@ def _verify_can_close(ledger: CustodyLedger) -> None:
         )
 
 
-def _count_drop(ledger: CustodyLedger, drop: DropCounted) -> CustodyLedger:
+def _count_drop(ledger: CustodyState, drop: DropCounted) -> CustodyState:
     if ledger.drop is not None:
         raise NotAllowedNowError(
             "The drop of this table and shift was already counted; the count is final.",
@@ -361,7 +358,7 @@ def _count_drop(ledger: CustodyLedger, drop: DropCounted) -> CustodyLedger:
     return replace(ledger, drop=drop)
 
 
-def _verify_table_open(ledger: CustodyLedger, action: str) -> None:
+def _verify_table_open(ledger: CustodyState, action: str) -> None:
     if ledger.opener is None:
         raise NotAllowedNowError(
             f"Cannot {action}: the table has no opener yet.", code="table_not_open"
@@ -370,12 +367,12 @@ def _verify_table_open(ledger: CustodyLedger, action: str) -> None:
         raise NotAllowedNowError(f"Cannot {action}: the table is closed.", code="table_closed")
 
 
-def _closing_counted(ledger: CustodyLedger) -> bool:
+def _closing_counted(ledger: CustodyState) -> bool:
     """The tray is counted for the closer: no chips move any more, whether confirmed or not."""
     return ledger.count is not None and ledger.count.closing
 
 
-def _verify_slip_number(ledger: CustodyLedger, slip_type: SlipType, number: int) -> None:
+def _verify_slip_number(ledger: CustodyState, slip_type: SlipType, number: int) -> None:
     series = ledger.slip_series[slip_type] if ledger.slip_series is not None else None
     if not is_whole(number) or number <= 0 or (series is not None and number not in series):
         raise InvalidInputError(

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from reports.inputs.custody_log import (
+from reports.models import Slip
+from tables.engine.custody.codec import (
     CREDIT,
     FILL,
     SLIP_CAGE_SIGNED,
@@ -14,8 +15,7 @@ from reports.inputs.custody_log import (
     SLIP_REQUESTED,
     SLIP_VOIDED,
 )
-from reports.models import Slip
-from reports.slips import cage_step
+from tables.engine.custody.slips import cage_step
 from tables.models import Table, TableEvent
 from tables.services import projectors
 

@@ -1,4 +1,4 @@
-"""Custody services: the opener, closer, buy-ins and the count (slips: ``services.slips``).
+"""Custody services: the opener, closer, buy-ins and the count (slips: ``custody.slips``).
 
 The pit boss counts the tray; the table's dealer confirms the count with his own login, and
 only then is it the shift's opener or closer.
@@ -19,31 +19,30 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from reports.custody import (
+from reports.shifts import ShiftKey, floor_clock
+from tables import policy, roles
+from tables.engine.custody import (
     BuyIn,
     ChipsCounted,
     Closer,
     CustodyFact,
     DropCounted,
     Opener,
-    apply_fact,
+    fold,
     next_opener,
 )
-from reports.inputs.custody_log import (
-    chips_from_payload,
-    last_count_event,
-    last_opener_event,
-    payload_of,
-    previous_closer,
-    shift_ledger,
-)
-from reports.services.signers import check_signer
-from reports.shifts import ShiftKey, floor_clock
-from tables import policy, roles
+from tables.engine.custody.codec import chips_from_payload, encode
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Round, Table, TableEvent
 from tables.services.append import NewFact
 from tables.services.commands import close_settled_round, current_round, lock_table, record
+from tables.services.custody.log import (
+    last_count_event,
+    last_opener_event,
+    previous_closer,
+    shift_ledger,
+)
+from tables.services.custody.signers import check_signer
 from tables.services.floor import table_status_change
 
 SYSTEM = TableEvent.Source.SYSTEM
@@ -69,7 +68,7 @@ def custody_open(
         table = lock_table(table_id)
         policy.check(pit_boss, "custody.open", table)
         count = _opening_count(table, chips, carry_over, pit_boss)
-        apply_fact(shift_ledger(table, key), count)
+        fold(shift_ledger(table, key), count)
         return append_custody(table, key, count, pit_boss, SYSTEM, moment, idempotency_key)
 
 
@@ -110,7 +109,7 @@ def custody_close(
         policy.check(pit_boss, "custody.close", table)
         key = session_shift(table, occurred_at)
         count = ChipsCounted(chips_from_payload(chips), pit_boss.get_username(), closing=True)
-        apply_fact(shift_ledger(table, key), count)
+        fold(shift_ledger(table, key), count)
         in_play = current_round(table)
         if in_play is not None and in_play.status == Round.Status.SETTLED:
             close_settled_round(table, in_play, pit_boss)
@@ -136,7 +135,7 @@ def count_confirm(
         policy.check(dealer, "custody.confirm", table)
         key, count = _pending_count(table, closing)
         signed = _signed_count(count, dealer.get_username())
-        apply_fact(shift_ledger(table, key), signed)
+        fold(shift_ledger(table, key), signed)
         event = append_custody(table, key, signed, dealer, TABLET, occurred_at, idempotency_key)
         if not closing and table.status != Table.Status.OPEN:
             table_status_change(table, Table.Status.OPEN, dealer)
@@ -190,7 +189,7 @@ def buy_in_admit(
     The caller holds the table lock."""
     key = session_shift(table, occurred_at)
     fact = BuyIn(amount)
-    apply_fact(shift_ledger(table, key), fact)
+    fold(shift_ledger(table, key), fact)
     return append_custody(table, key, fact, actor, source, occurred_at, idempotency_key)
 
 
@@ -209,7 +208,7 @@ def drop_count(
         policy.check(counted_by, "custody.drop", table)
         key = shift or session_shift(table, None)
         fact = DropCounted(amount, counted_by.get_username())
-        apply_fact(shift_ledger(table, key), fact)
+        fold(shift_ledger(table, key), fact)
         return append_custody(table, key, fact, counted_by, SYSTEM, None, idempotency_key)
 
 
@@ -231,7 +230,7 @@ def append_custody(
     occurred_at: datetime | None,
     idempotency_key: str | None,
 ) -> TableEvent:
-    event_type, payload = payload_of(fact)
+    event_type, payload = encode(fact)
     new_fact = NewFact(event_type, payload | key.as_payload())
     rows = record(table, None, [new_fact], actor, source, occurred_at, idempotency_key)
     return rows[-1]
