@@ -146,6 +146,20 @@ def _slip_key(fact: SlipRequested | SlipCageSigned | SlipConfirmed) -> dict[str,
     return {"slip_type": fact.slip_type, "slip_number": fact.slip_number}
 
 
+# The shift a custody event belongs to, as its payload names it: (gaming day ISO, shift name).
+ShiftId = tuple[str, str]
+
+
+def shift_id(data: Mapping[str, Any]) -> ShiftId:
+    """The shift a custody payload names; one that names none is not a custody fact."""
+    day, shift = data.get("gaming_day"), data.get("shift")
+    if not isinstance(day, str) or not isinstance(shift, str):
+        raise InvalidInputError(
+            "A custody fact names the gaming day and shift it belongs to.", code="invalid_input"
+        )
+    return day, shift
+
+
 def is_custody_event(event_type: str) -> bool:
     return event_type in _CUSTODY_TYPE_SET
 

@@ -59,6 +59,7 @@ __all__ = [
     "SlipCageSigned",
     "SlipConfirmed",
     "SlipRequested",
+    "SlipStatus",
     "SlipType",
     "SlipVoided",
     "carry_over",
@@ -68,6 +69,8 @@ __all__ = [
     "fold_all",
     "new_state",
     "next_opener",
+    "slip_status",
+    "slip_statuses",
     "verify_chips",
 ]
 
@@ -213,14 +216,15 @@ def new_state(
     return CustodyState(table=table, denominations=tuple(sorted(denominations)), slip_series=series)
 
 
-def fold_all(ledger: CustodyState, facts: Iterable[CustodyFact]) -> CustodyState:
+def fold_all(state: CustodyState, facts: Iterable[CustodyFact]) -> CustodyState:
     for fact in facts:
-        ledger = fold(ledger, fact)
-    return ledger
+        state = fold(state, fact)
+    return state
 
 
 def fold(ledger: CustodyState, fact: CustodyFact) -> CustodyState:
-    """The ledger with ``fact`` recorded, or a :class:`RuleError` saying why it cannot be."""
+    """The state with ``fact`` recorded, or a :class:`RuleError` saying why it cannot be: the
+    one check of every custody rule, for the services admitting a fact and for the replay."""
     match fact:
         case ChipsCounted():
             return _count_chips(ledger, fact)
@@ -250,6 +254,42 @@ def fold(ledger: CustodyState, fact: CustodyFact) -> CustodyState:
         case DropCounted():
             return _count_drop(ledger, fact)
     raise InvalidInputError(f"{type(fact).__name__} is not a custody fact.", code="unknown_fact")
+
+
+@dataclass(frozen=True)
+class SlipStatus:
+    """Where one slip stands: the last step it reached and whether it is void (the `Slip`
+    projection's own fields)."""
+
+    stage: str
+    voided: bool
+
+
+CONFIRMED = "confirmed"
+
+
+def slip_status(state: CustodyState, slip_type: SlipType, slip_number: int) -> SlipStatus | None:
+    """The slip's status in ``state``; None when the shift knows no such slip."""
+    pending = state.slips.pending_slip(slip_type, slip_number)
+    voided = state.void_of(slip_type, slip_number) is not None
+    if pending is not None:
+        return SlipStatus(pending.stage, voided)
+    if any(slip.slip_number == slip_number for slip in state.slips.confirmed(slip_type)):
+        return SlipStatus(CONFIRMED, voided)
+    return None
+
+
+def slip_statuses(state: CustodyState) -> dict[tuple[SlipType, int], SlipStatus]:
+    """Every slip of the shift, by type and number, at the step it reached."""
+    keys = [(slip.slip_type, slip.slip_number) for slip in state.pending]
+    keys += [("fill", slip.slip_number) for slip in state.fills]
+    keys += [("credit", slip.slip_number) for slip in state.credits]
+    statuses = {}
+    for slip_type, number in keys:
+        status = slip_status(state, slip_type, number)
+        assert status is not None  # every key came from the state itself
+        statuses[slip_type, number] = status
+    return statuses
 
 
 def carry_over(closer: Closer) -> Opener:

@@ -26,6 +26,7 @@ from tables.engine.custody import (
     ChipsCounted,
     Closer,
     CustodyFact,
+    CustodyState,
     DropCounted,
     Opener,
     fold,
@@ -68,8 +69,10 @@ def custody_open(
         table = lock_table(table_id)
         policy.check(pit_boss, "custody.open", table)
         count = _opening_count(table, chips, carry_over, pit_boss)
-        fold(shift_ledger(table, key), count)
-        return append_custody(table, key, count, pit_boss, SYSTEM, moment, idempotency_key)
+        after = fold(shift_ledger(table, key), count)
+        return append_custody(
+            table, key, count, pit_boss, SYSTEM, moment, idempotency_key, state=after
+        )
 
 
 def _opening_count(
@@ -109,13 +112,15 @@ def custody_close(
         policy.check(pit_boss, "custody.close", table)
         key = session_shift(table, occurred_at)
         count = ChipsCounted(chips_from_payload(chips), pit_boss.get_username(), closing=True)
-        fold(shift_ledger(table, key), count)
+        after = fold(shift_ledger(table, key), count)
         in_play = current_round(table)
         if in_play is not None and in_play.status == Round.Status.SETTLED:
             close_settled_round(table, in_play, pit_boss)
         if table.status == Table.Status.OPEN:
             table_status_change(table, Table.Status.CLOSED, pit_boss)
-        return append_custody(table, key, count, pit_boss, SYSTEM, occurred_at, idempotency_key)
+        return append_custody(
+            table, key, count, pit_boss, SYSTEM, occurred_at, idempotency_key, state=after
+        )
 
 
 def count_confirm(
@@ -135,8 +140,10 @@ def count_confirm(
         policy.check(dealer, "custody.confirm", table)
         key, count = _pending_count(table, closing)
         signed = _signed_count(count, dealer.get_username())
-        fold(shift_ledger(table, key), signed)
-        event = append_custody(table, key, signed, dealer, TABLET, occurred_at, idempotency_key)
+        after = fold(shift_ledger(table, key), signed)
+        event = append_custody(
+            table, key, signed, dealer, TABLET, occurred_at, idempotency_key, state=after
+        )
         if not closing and table.status != Table.Status.OPEN:
             table_status_change(table, Table.Status.OPEN, dealer)
         return event
@@ -189,8 +196,10 @@ def buy_in_admit(
     The caller holds the table lock."""
     key = session_shift(table, occurred_at)
     fact = BuyIn(amount)
-    fold(shift_ledger(table, key), fact)
-    return append_custody(table, key, fact, actor, source, occurred_at, idempotency_key)
+    after = fold(shift_ledger(table, key), fact)
+    return append_custody(
+        table, key, fact, actor, source, occurred_at, idempotency_key, state=after
+    )
 
 
 def drop_count(
@@ -208,8 +217,10 @@ def drop_count(
         policy.check(counted_by, "custody.drop", table)
         key = shift or session_shift(table, None)
         fact = DropCounted(amount, counted_by.get_username())
-        fold(shift_ledger(table, key), fact)
-        return append_custody(table, key, fact, counted_by, SYSTEM, None, idempotency_key)
+        after = fold(shift_ledger(table, key), fact)
+        return append_custody(
+            table, key, fact, counted_by, SYSTEM, None, idempotency_key, state=after
+        )
 
 
 def session_shift(table: Table, occurred_at: datetime | None) -> ShiftKey:
@@ -229,8 +240,12 @@ def append_custody(
     source: str,
     occurred_at: datetime | None,
     idempotency_key: str | None,
+    *,
+    state: CustodyState,
 ) -> TableEvent:
+    """Append one admitted fact through the command path; ``state`` is the shift's custody
+    state after it (what the fold returned), which the slip projection is written from."""
     event_type, payload = encode(fact)
     new_fact = NewFact(event_type, payload | key.as_payload())
-    rows = record(table, None, [new_fact], actor, source, occurred_at, idempotency_key)
+    rows = record(table, None, [new_fact], actor, source, occurred_at, idempotency_key, state=state)
     return rows[-1]

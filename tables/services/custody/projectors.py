@@ -1,5 +1,11 @@
 """The cage's projection of a table's custody facts: one `Slip` row per fill or credit slip,
-moved by each step of it, live and on a rebuild alike (tables.services.projectors)."""
+written from the pure custody fold at each step of it, live and on a rebuild alike
+(tables.services.projectors).
+
+The projection's state is the custody state of the fact's shift after the fact: the service
+that admitted it hands it to `record`, and the rebuild folds it again (services.custody.replay).
+A caller without it (several facts at once) gets the shift folded from the log.
+"""
 
 from __future__ import annotations
 
@@ -7,23 +13,30 @@ from collections.abc import Sequence
 from datetime import date
 
 from reports.models import Slip
-from tables.engine.custody.codec import (
-    CREDIT,
-    FILL,
-    SLIP_CAGE_SIGNED,
-    SLIP_CONFIRMED,
-    SLIP_REQUESTED,
-    SLIP_VOIDED,
+from reports.shifts import ShiftKey
+from tables.engine.custody import codec
+from tables.engine.custody.slips import slip_type_of
+from tables.engine.custody.state import (
+    Credit,
+    CustodyState,
+    Fill,
+    SlipCageSigned,
+    SlipConfirmed,
+    SlipRequested,
+    SlipStatus,
+    SlipVoided,
+    slip_status,
 )
-from tables.engine.custody.slips import cage_step
 from tables.models import Table, TableEvent
 from tables.services import projectors
+from tables.services.custody.log import custody_events, ledger_from_events
 
-REQUESTED = frozenset(SLIP_REQUESTED.values())
-CAGE_SIGNED = frozenset(SLIP_CAGE_SIGNED.values())
-CONFIRMED = frozenset(SLIP_CONFIRMED.values())
+REQUESTED = frozenset(codec.SLIP_REQUESTED.values())
+CAGE_SIGNED = frozenset(codec.SLIP_CAGE_SIGNED.values())
+CONFIRMED = frozenset(codec.SLIP_CONFIRMED.values())
 # A slip written whole, with its three signers (the log before slips had three steps).
-WHOLE = {FILL: "fill", CREDIT: "credit"}
+WHOLE = frozenset({codec.FILL, codec.CREDIT})
+SLIP_EVENTS = frozenset({*REQUESTED, *CAGE_SIGNED, *CONFIRMED, codec.SLIP_VOIDED, *WHOLE})
 SLIP_FIELDS = (
     "table", "gaming_day", "shift", "seq", "issued_at", "stage", "cage_signed_at",
     "confirmed_at", "voided",
@@ -32,34 +45,53 @@ SLIP_FIELDS = (
 
 def project_slips(projection: projectors.Projection, rows: Sequence[TableEvent]) -> None:
     for row in rows:
-        data = row.payload
-        if row.type in REQUESTED or row.type in WHOLE:
-            _number_given(projection.table, row)
-            continue
-        slip = Slip.objects.filter(slip_type=data["slip_type"], number=data["slip_number"])
-        if row.type in CAGE_SIGNED:
-            slip.update(stage=cage_step(data["slip_type"]), cage_signed_at=row.recorded_at)
-        elif row.type in CONFIRMED:
-            slip.update(stage=Slip.Stage.CONFIRMED, confirmed_at=row.recorded_at)
-        elif row.type == SLIP_VOIDED:
-            slip.update(voided=True)
+        fact = codec.decode(row.type, row.payload)
+        if isinstance(fact, Fill | Credit):
+            slip_type, number = slip_type_of(fact), fact.slip_number
+        else:
+            assert isinstance(fact, SlipRequested | SlipCageSigned | SlipConfirmed | SlipVoided)
+            slip_type, number = fact.slip_type, fact.slip_number
+        state = _state_after(projection, rows, row)
+        status = slip_status(state, slip_type, number)
+        assert status is not None  # the fold just admitted a step of this slip
+        slip = Slip.objects.filter(slip_type=slip_type, number=number)
+        if isinstance(fact, SlipRequested | Fill | Credit):
+            _number_given(projection.table, row, slip_type, number, status)
+        elif isinstance(fact, SlipCageSigned):
+            slip.update(stage=status.stage, cage_signed_at=row.recorded_at)
+        elif isinstance(fact, SlipConfirmed):
+            slip.update(stage=status.stage, confirmed_at=row.recorded_at)
+        else:
+            slip.update(voided=status.voided)
 
 
-def _number_given(table: Table, row: TableEvent) -> None:
+def _state_after(
+    projection: projectors.Projection, rows: Sequence[TableEvent], row: TableEvent
+) -> CustodyState:
+    if len(rows) == 1 and isinstance(projection.state, CustodyState):
+        return projection.state
+    key = ShiftKey.from_payload(row.payload)
+    events = [event for event in custody_events(projection.table, key) if event.seq <= row.seq]
+    return ledger_from_events(projection.table, events)
+
+
+def _number_given(
+    table: Table, row: TableEvent, slip_type: str, number: int, status: SlipStatus
+) -> None:
     """The slip's row as its number is given out (a whole slip: already confirmed). An upsert
     on the number, so a rebuild keeps the row and its id."""
     data = row.payload
-    whole = row.type in WHOLE
     slip = Slip(
-        slip_type=WHOLE.get(row.type) or data["slip_type"],
-        number=data["slip_number"],
+        slip_type=slip_type,
+        number=number,
         table=table,
         gaming_day=date.fromisoformat(data["gaming_day"]),
         shift=data["shift"],
         seq=row.seq,
         issued_at=row.recorded_at,
-        stage=Slip.Stage.CONFIRMED if whole else Slip.Stage.REQUESTED,
-        confirmed_at=row.recorded_at if whole else None,
+        stage=status.stage,
+        confirmed_at=row.recorded_at if row.type in WHOLE else None,
+        voided=status.voided,
     )
     Slip.objects.bulk_create(
         [slip],
@@ -73,7 +105,7 @@ def register_projector() -> None:
     projectors.register(
         projectors.Projector(
             "slips",
-            frozenset({*REQUESTED, *CAGE_SIGNED, *CONFIRMED, SLIP_VOIDED, *WHOLE}),
+            SLIP_EVENTS,
             project_slips,
             lambda table: None,  # upserted on their numbers, never deleted: ids survive
         )

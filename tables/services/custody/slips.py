@@ -64,9 +64,11 @@ def slip_request(
         key = session_shift(table, occurred_at)
         number = _next_slip_number(kind)
         fact = SlipRequested(kind, number, chips, pit_boss.get_username())
-        fold(shift_ledger(table, key), fact)
+        after = fold(shift_ledger(table, key), fact)
         # The `Slip` row is the projection of the request (tables.services.custody.projectors).
-        return append_custody(table, key, fact, pit_boss, SYSTEM, occurred_at, idempotency_key)
+        return append_custody(
+            table, key, fact, pit_boss, SYSTEM, occurred_at, idempotency_key, state=after
+        )
 
 
 def slip_cage_sign(
@@ -125,8 +127,10 @@ def _take_step(
         ledger = shift_ledger(table, key)
         chips = _counted_chips(ledger, table, slip, amounts)
         fact = step(_slip_type(slip.slip_type), slip.number, chips, signer.username)
-        fold(ledger, fact)
-        return append_custody(table, key, fact, signer, source, occurred_at, idempotency_key)
+        after = fold(ledger, fact)
+        return append_custody(
+            table, key, fact, signer, source, occurred_at, idempotency_key, state=after
+        )
 
 
 def slip_void_request(
@@ -169,8 +173,10 @@ def slip_void(
         void = SlipVoided(
             kind, slip.number, reason.strip(), requested_by.username, approver.username
         )
-        fold(shift_ledger(table, key), void)
-        return append_custody(table, key, void, approver, SYSTEM, None, idempotency_key)
+        after = fold(shift_ledger(table, key), void)
+        return append_custody(
+            table, key, void, approver, SYSTEM, None, idempotency_key, state=after
+        )
 
 
 def _validate_void(table: Table, data: Mapping[str, Any]) -> None:
