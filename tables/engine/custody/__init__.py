@@ -6,6 +6,7 @@ custody rules do not allow with a stable code (`state`, `slips`, `chips`), and t
 figures for a shift (`cage`). Pure: no framework reaches it; the services adapt it.
 """
 
+from tables.engine.custody import codec
 from tables.engine.custody.cage import CageTotals, next_cage_figures
 from tables.engine.custody.state import (
     SLIP_TYPES,
@@ -22,6 +23,7 @@ from tables.engine.custody.state import (
     SlipCageSigned,
     SlipConfirmed,
     SlipRequested,
+    SlipStatus,
     SlipType,
     SlipVoided,
     carry_over,
@@ -31,6 +33,8 @@ from tables.engine.custody.state import (
     fold_all,
     new_state,
     next_opener,
+    slip_status,
+    slip_statuses,
     verify_chips,
 )
 
@@ -50,15 +54,19 @@ __all__ = [
     "SlipCageSigned",
     "SlipConfirmed",
     "SlipRequested",
+    "SlipStatus",
     "SlipType",
     "SlipVoided",
     "carry_over",
     "chips_from_amounts",
     "chips_total",
+    "codec",
     "fold",
     "fold_all",
     "new_state",
     "next_cage_figures",
     "next_opener",
+    "slip_status",
+    "slip_statuses",
     "verify_chips",
 ]
