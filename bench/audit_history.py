@@ -81,7 +81,7 @@ def _play(table: Any, key: Any, rounds: int, staff: Any) -> None:
     from), unless an earlier run played it."""
     from reports.demo.shift import simulate_shift
     from reports.inputs.audit import table_findings
-    from reports.inputs.custody_log import custody_events
+    from tables.services.custody.log import custody_events
 
     if custody_events(table, key):
         return

@@ -54,10 +54,10 @@ def person(username: str, role: str) -> Any:
 
 def build_floor(count: int) -> list[tuple[int, Any]]:
     """`count` Siete y Medio tables, each open with a dealer and a round in play."""
-    from reports.services import custody
     from tables import roles
     from tables.engine import siete
     from tables.models import DealerAssignment, Table
+    from tables.services import custody
     from tables.services.commands import table_command
     from tables.services.floor import dealer_assign, round_open, table_create
 
@@ -137,7 +137,7 @@ def percentile(values: list[float], share: float) -> float:
 def measure(args: argparse.Namespace, tables: list[tuple[int, Any]]) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
-    from reports.services import custody
+    from tables.services import custody
 
     base = f"http://127.0.0.1:{args.port}"
     rng = Random(14)

@@ -37,22 +37,22 @@ from reports.builders.document import ReportContext, content_hash
 from reports.builders.floor_summary import build_floor_summary
 from reports.builders.inputs import TableInfo
 from reports.builders.table_shift import build_table_shift_report
-from reports.custody import (
-    BuyIn,
-    Closer,
-    Credit,
-    CustodyLedger,
-    DropCounted,
-    Fill,
-    Opener,
-    SlipVoided,
-    fold_custody,
-    new_ledger,
-)
 from reports.figures import Payout, RoundSummary
 from reports.renderers.as_csv import render_csv
 from reports.renderers.as_json import render_json
 from reports.renderers.as_pdf import render_pdf
+from tables.engine.custody import (
+    BuyIn,
+    Closer,
+    Credit,
+    CustodyState,
+    DropCounted,
+    Fill,
+    Opener,
+    SlipVoided,
+    fold_all,
+    new_state,
+)
 
 CHIPS = (1, 5, 25, 100, 500)
 START = datetime(2026, 3, 10, 21, 0, tzinfo=UTC)
@@ -64,7 +64,7 @@ CONTEXT = ReportContext(
 )
 
 
-def table_ledger(index: int, slips: int) -> CustodyLedger:
+def table_ledger(index: int, slips: int) -> CustodyState:
     table = f"T{index:02d}"
     facts: list[Any] = [Opener({100: 20, 25: 40, 5: 60}, dealer=f"d{index}", pit_boss="pb")]
     for slip in range(slips):
@@ -76,7 +76,7 @@ def table_ledger(index: int, slips: int) -> CustodyLedger:
         facts.append(BuyIn(100 + slip))
     facts.append(Closer({100: 18, 25: 44, 5: 60}, dealer=f"d{index}", pit_boss="pb"))
     facts.append(DropCounted(5000 + index, counted_by="count"))
-    return fold_custody(new_ledger(table, CHIPS), facts)
+    return fold_all(new_state(table, CHIPS), facts)
 
 
 def table_rounds(count: int) -> list[RoundSummary]:

@@ -16,14 +16,14 @@ from typing import Any
 
 from django.db import transaction
 
-from reports.custody import Closer, DropCounted, Fill, Opener
 from reports.demo.players import play_siete_round, play_stud_hand
 from reports.demo.shift import chips_for
 from reports.denominations import table_denominations
-from reports.inputs.custody_log import payload_of
 from reports.models import Slip, SlipSeries
 from reports.shifts import ShiftKey
 from tables import games
+from tables.engine.custody import Closer, DropCounted, Fill, Opener
+from tables.engine.custody.codec import encode
 from tables.engine.siete import StartRound
 from tables.log.chain import ChainedFact, chain_hash, json_ready
 from tables.models import Round, Table, TableEvent
@@ -180,7 +180,7 @@ class _Chain:
         self.rows: list[TableEvent] = []
 
     def custody(self, fact: Any, shift: dict[str, str]) -> int:
-        event_type, payload = payload_of(fact)
+        event_type, payload = encode(fact)
         self.add(event_type, payload | shift, None, "system")
         return self.seq
 

@@ -9,9 +9,9 @@ class ReportsConfig(AppConfig):
 
     def ready(self) -> None:
         # A slip's void is a two-person step the table corrections carry out.
-        import reports.services.slips  # noqa: F401
+        import tables.services.custody.slips  # noqa: F401
         from reports.kinds import register_builtin_kinds
-        from reports.projectors import register_projector
+        from tables.services.custody.projectors import register_projector
 
         register_projector()
         register_builtin_kinds()

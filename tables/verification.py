@@ -1,4 +1,5 @@
-"""Verify a table's log: re-compute every hash, replay every round, compare with projections.
+"""Verify a table's log: re-compute every hash, replay every round and the custody of every
+shift, compare with projections.
 
 Used by `verify_log`, by the audit report and by tests. It changes nothing but, when asked,
 records a verified checkpoint; from one, the next verification walks only the events after
@@ -11,6 +12,10 @@ as tuples with the two times already in canonical text (`to_char` in UTC, the ex
 `canonical_time` writes: building two Python datetimes per row cost more than hashing it),
 and the replayed rounds are compared with their projections as jsonb by the database.
 Elsewhere (SQLite) the same checks read through the ORM and compare in Python.
+
+Custody events are folded by the pure custody rules, shift by shift, as the services admitted
+them (services.custody.replay): a fact they refuse is a problem at its seq, and the slips'
+projection is compared with the fold, so a custody payload altered and sealed again is found.
 """
 
 from __future__ import annotations
@@ -25,10 +30,12 @@ from typing import Any
 from django.db import connection, models, transaction
 
 from tables import games
+from tables.engine.custody.codec import is_custody_event
 from tables.engine.errors import RuleError
 from tables.engine.game import Event
 from tables.log.chain import GENESIS_HASH, canonical_json, canonical_time, stored_chain_hash
 from tables.models import EngineSnapshot, Round, Table, TableEvent
+from tables.services.custody.replay import CustodyRefusedError, CustodyReplay
 from tables.services.event_types import is_engine_event
 from tables.services.snapshots_checkpoints import (
     StartingPoint,
@@ -99,8 +106,11 @@ def verify_table(
             start = from_the_first_event(table)
         result.verified_from_seq = result.head_seq = start.seq
         result.head_hash = start.head_hash
-        states = _check_chain_and_replay(table, result, start)
+        custody = CustodyReplay(table, after_seq=start.seq)
+        states = _check_chain_and_replay(table, result, start, custody)
         _compare_rounds(table, states, result, since)
+        if not custody.refused:  # past a refused fact the fold is no reference
+            result.problems.extend(custody.slip_problems())
     if result.ok and (result.head_seq, result.head_hash) != (table.head_seq, table.head_hash):
         result.problems.append(
             f"table {table.name}: the stored head (seq {table.head_seq}) does not match the log"
@@ -123,13 +133,15 @@ LOG_COLUMNS = (
 
 
 def _check_chain_and_replay(
-    table: Table, result: TableVerification, start: StartingPoint
+    table: Table, result: TableVerification, start: StartingPoint, custody: CustodyReplay
 ) -> dict[int, Any]:
-    """Walk the log once: check each link, and fold engine events; states at round ends."""
+    """Walk the log once: check each link, fold engine events (states at round ends) and
+    custody events (the first fact the custody rules refuse is a problem; the walk goes on)."""
     evolve = games.binding_for(table.game).engine.evolve
     state = start.state
     states: dict[int, Any] = {}
     engine_types: dict[str, bool] = {}
+    custody_types: dict[str, bool] = {}
     table_id, expected_prev, expected_seq = table.pk, start.head_hash, start.seq + 1
     linked = True  # after the first broken link, the rest of the chain is not judged
     snapshots = _SnapshotComparison(table, result, start.seq)
@@ -165,6 +177,15 @@ def _check_chain_and_replay(
                             f"table {table.name} seq {seq}: the engine cannot replay it ({error})"
                         )
                         return states
+                elif not custody.refused:
+                    custody_event = custody_types.get(kind)
+                    if custody_event is None:
+                        custody_event = custody_types[kind] = is_custody_event(kind)
+                    if custody_event:
+                        try:
+                            custody.fold(seq, kind, payload)
+                        except CustodyRefusedError as refused:
+                            result.problems.append(str(refused))
                 if round_number is not None:
                     states[round_number] = state
                 if seq in snapshots.seqs:

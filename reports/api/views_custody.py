@@ -19,15 +19,15 @@ from reports.api.serializers import (
     CustodyEventSerializer,
     DropSerializer,
 )
-from reports.custody import SLIP_TYPES
-from reports.inputs.custody_log import shift_ledger
-from reports.services import custody
 from reports.shifts import parse_shift_key
 from tables.api.access import acting_user
 from tables.api.idempotency import run_idempotently
 from tables.api.permissions import Declared, described
 from tables.api.views_tables import ERRORS
+from tables.engine.custody import SLIP_TYPES
 from tables.models import Table, TableEvent
+from tables.services import custody
+from tables.services.custody.log import shift_ledger
 
 RECORDED = {201: CustodyEventSerializer, **ERRORS}
 

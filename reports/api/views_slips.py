@@ -18,13 +18,13 @@ from reports.api.serializers import (
 )
 from reports.api.views_custody import RECORDED, recorded, valid
 from reports.models import CageFigures
-from reports.services import cage, slips
 from reports.shifts import parse_shift_key
 from tables.api.access import acting_user
 from tables.api.idempotency import run_idempotently
 from tables.api.permissions import Declared, described
 from tables.api.serializers import CorrectionSerializer
 from tables.api.views_tables import ERRORS
+from tables.services.custody import cage, slips
 
 
 class SlipRequestView(APIView):

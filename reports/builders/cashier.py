@@ -10,17 +10,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from reports.builders.document import Document, ReportContext, json_ready, report_header
-from reports.cage import CageFigures
-from reports.custody import (
+from tables.engine.custody import (
     SLIP_TYPES,
     Credit,
-    CustodyLedger,
+    CustodyState,
     Fill,
     PendingSlip,
     SlipType,
     SlipVoided,
     chips_total,
 )
+from tables.engine.custody.cage import CageTotals
 
 USED, VOID = "used", "void"
 # The watermark entry that moves when the cage enters or corrects its figures.
@@ -77,9 +77,9 @@ def slip_sequence(
 def build_cashier_report(
     *,
     context: ReportContext,
-    ledgers: Sequence[CustodyLedger],
+    ledgers: Sequence[CustodyState],
     issued: Mapping[SlipType, Iterable[int]],
-    cage_figures: CageFigures | None,
+    cage_figures: CageTotals | None,
     watermark: Mapping[str, int],
     cage_voids: Sequence[SlipVoided] = (),
     cashier: str | None = None,
@@ -125,8 +125,8 @@ def build_cashier_report(
 
 
 def _signatures(
-    ledgers: Sequence[CustodyLedger],
-    cage_figures: CageFigures | None,
+    ledgers: Sequence[CustodyState],
+    cage_figures: CageTotals | None,
     cashier: str | None,
     cage_supervisor: str | None,
 ) -> tuple[tuple[str, str | None], ...]:
@@ -159,7 +159,7 @@ def most_common(names: Iterable[str | None]) -> str | None:
 
 
 def _slip_rows(
-    ledgers: Sequence[CustodyLedger], kind: SlipType, cage_voids: Sequence[SlipVoided]
+    ledgers: Sequence[CustodyState], kind: SlipType, cage_voids: Sequence[SlipVoided]
 ) -> list[dict[str, Any]]:
     rows = []
     for ledger in ledgers:
@@ -174,7 +174,7 @@ def _slip_rows(
     return sorted(rows, key=lambda row: (row["slip_number"], row["table"] or ""))
 
 
-def _slip_row(ledger: CustodyLedger, kind: SlipType, slip: Fill | Credit) -> dict[str, Any]:
+def _slip_row(ledger: CustodyState, kind: SlipType, slip: Fill | Credit) -> dict[str, Any]:
     void = ledger.void_of(kind, slip.slip_number)
     return {
         "slip_number": slip.slip_number,
@@ -191,7 +191,7 @@ def _slip_row(ledger: CustodyLedger, kind: SlipType, slip: Fill | Credit) -> dic
     }
 
 
-def _pending_row(ledger: CustodyLedger, slip: PendingSlip) -> dict[str, Any]:
+def _pending_row(ledger: CustodyState, slip: PendingSlip) -> dict[str, Any]:
     """A slip that never reached the table's confirmation: outstanding (its status is the step
     it reached, ``requested``, ``issued`` or ``received``), or void at that step."""
     void = ledger.void_of(slip.slip_type, slip.slip_number)
@@ -289,7 +289,7 @@ def _outstanding(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return [row for row in rows if row["status"] not in (USED, VOID)]
 
 
-def _cage_figures_section(figures: CageFigures | None) -> dict[str, Any] | None:
+def _cage_figures_section(figures: CageTotals | None) -> dict[str, Any] | None:
     if figures is None:
         return None
     return {

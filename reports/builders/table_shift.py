@@ -9,17 +9,6 @@ from typing import Any
 
 from reports.builders.document import Document, ReportContext, json_ready, report_header
 from reports.builders.inputs import Alert, TableInfo
-from reports.custody import (
-    Closer,
-    Credit,
-    CustodyLedger,
-    Fill,
-    Opener,
-    PendingSlip,
-    SlipType,
-    SlipVoided,
-    chips_total,
-)
 from reports.figures import (
     RoundSummary,
     RoundTotals,
@@ -32,6 +21,17 @@ from reports.figures import (
     theoretical_win,
 )
 from tables import games
+from tables.engine.custody import (
+    Closer,
+    Credit,
+    CustodyState,
+    Fill,
+    Opener,
+    PendingSlip,
+    SlipType,
+    SlipVoided,
+    chips_total,
+)
 from tables.engine.errors import InvalidInputError
 
 
@@ -39,7 +39,7 @@ def build_table_shift_report(
     *,
     context: ReportContext,
     table: TableInfo,
-    ledger: CustodyLedger,
+    ledger: CustodyState,
     rounds: Iterable[RoundSummary],
     house_edge: Fraction | Decimal | None,
     alerts: Sequence[Alert],
@@ -97,7 +97,7 @@ def report_rows(binding_key: str) -> dict[str, list[str]]:
     return {"figures": list(binding.report_figures), "rounds": list(binding.report_round_rows)}
 
 
-def _verify_one_table(table: TableInfo, ledger: CustodyLedger, alerts: Sequence[Alert]) -> None:
+def _verify_one_table(table: TableInfo, ledger: CustodyState, alerts: Sequence[Alert]) -> None:
     strays = {alert.table for alert in alerts} | {ledger.table}
     if strays != {table.table_id}:
         raise InvalidInputError(
@@ -122,7 +122,7 @@ def _nonzero(chips: Mapping[int, int]) -> dict[int, int]:
     return {denomination: count for denomination, count in chips.items() if count}
 
 
-def _open_custody(ledger: CustodyLedger) -> list[str]:
+def _open_custody(ledger: CustodyState) -> list[str]:
     """Why the custody is not final yet; a table never opened this shift is complete as it is."""
     if ledger.opener is None:
         return []
@@ -134,7 +134,7 @@ def _open_custody(ledger: CustodyLedger) -> list[str]:
     return reasons
 
 
-def _custody_section(ledger: CustodyLedger) -> dict[str, Any]:
+def _custody_section(ledger: CustodyState) -> dict[str, Any]:
     return {
         "opener": _inventory(ledger.opener),
         "closer": _inventory(ledger.closer),
@@ -163,7 +163,7 @@ def _inventory(count: Opener | Closer | None) -> dict[str, Any] | None:
     }
 
 
-def _slips_of(ledger: CustodyLedger, kind: SlipType) -> list[dict[str, Any]]:
+def _slips_of(ledger: CustodyState, kind: SlipType) -> list[dict[str, Any]]:
     """Every slip of the table, confirmed or not, void ones included, by number."""
     confirmed = ledger.fills if kind == "fill" else ledger.credits
     rows = [_slip_row(ledger, slip) for slip in confirmed]
@@ -171,7 +171,7 @@ def _slips_of(ledger: CustodyLedger, kind: SlipType) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: row["slip_number"])
 
 
-def _slip_row(ledger: CustodyLedger, slip: Fill | Credit) -> dict[str, Any]:
+def _slip_row(ledger: CustodyState, slip: Fill | Credit) -> dict[str, Any]:
     kind: SlipType = "fill" if isinstance(slip, Fill) else "credit"
     return {
         "slip_number": slip.slip_number,
@@ -185,7 +185,7 @@ def _slip_row(ledger: CustodyLedger, slip: Fill | Credit) -> dict[str, Any]:
     }
 
 
-def _pending_row(ledger: CustodyLedger, slip: PendingSlip) -> dict[str, Any]:
+def _pending_row(ledger: CustodyState, slip: PendingSlip) -> dict[str, Any]:
     """A slip the table never confirmed: outstanding at the step it reached, or void there."""
     return {
         "slip_number": slip.slip_number,
@@ -211,7 +211,7 @@ def _void(void: SlipVoided | None) -> dict[str, Any] | None:
 
 def _figures_section(
     table: TableInfo,
-    ledger: CustodyLedger,
+    ledger: CustodyState,
     totals: RoundTotals,
     house_edge: Fraction | Decimal | None,
 ) -> dict[str, Any]:
@@ -243,14 +243,14 @@ def _theoretical_basis(table: TableInfo, edge: Fraction | None) -> str:
     return "house_edge" if edge is not None else "edge_unknown"
 
 
-def _drop(ledger: CustodyLedger) -> tuple[int, str]:
+def _drop(ledger: CustodyState) -> tuple[int, str]:
     """The counted drop is final; until it is entered the buy-ins stand in for it."""
     if ledger.drop is not None:
         return ledger.drop.amount, "counted"
     return ledger.estimated_drop, "estimated"
 
 
-def _custody_win(ledger: CustodyLedger, drop: int) -> int | None:
+def _custody_win(ledger: CustodyState, drop: int) -> int | None:
     if ledger.opener is None:
         return 0 if ledger.closer is None else None
     if ledger.closer is None:

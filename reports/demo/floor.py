@@ -7,8 +7,8 @@ from django.db import transaction
 
 from reports.demo.shift import Staff, simulate_shift
 from reports.models import Report
-from reports.services import custody
 from tables.models import Table, TableEvent
+from tables.services import custody
 from tables.services.floor import is_current_dealer
 
 DEMO_TABLE_NAMES = ("SyM-1", "SyM-2", "Stud-1", "Stud-2")

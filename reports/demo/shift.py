@@ -19,14 +19,16 @@ from django.contrib.auth.models import User
 from reports.builders.period import PERIOD_KINDS
 from reports.demo.players import TableDriver, play_siete_round, play_stud_hand
 from reports.denominations import table_denominations
-from reports.inputs.custody_log import CLOSER, custody_events, last_opener_event
 from reports.models import Report
-from reports.services import cage, custody, slips
 from reports.services.documents import PERIOD_SHIFT
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey, floor_clock
+from tables.engine.custody.codec import CLOSER
 from tables.engine.errors import NotAllowedNowError
 from tables.models import DealerAssignment, Table, TableEvent
+from tables.services import custody
+from tables.services.custody import cage, slips
+from tables.services.custody.log import custody_events, last_opener_event
 from tables.services.floor import dealer_assign, table_create
 
 OPENER_AMOUNT = 5000

@@ -18,10 +18,10 @@ from reports.builders.audit_inputs import (
     ReplayDifference,
 )
 from reports.builders.inputs import Alert
-from reports.inputs.custody_log import SLIP_VOIDED
 from reports.inputs.rounds import payout_rows, shift_rounds, shift_window
 from reports.shifts import ShiftKey
 from tables.disclosure import NOTHING_HIDDEN, OVER, Disclosure, RoundSecrets
+from tables.engine.custody.codec import SLIP_VOIDED
 from tables.models import Alert as AlertRow
 from tables.models import CorrectionRequest, Round, Table, TableEvent
 from tables.verification import verify_table

@@ -7,21 +7,20 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from reports.builders.inputs import Alert, TableInfo
-from reports.custody import Closer, CustodyLedger
 from reports.figures import RoundSummary
-from reports.inputs.custody_log import (
-    CLOSER,
-    OPENER,
+from reports.inputs.round_sums import summed_rounds
+from reports.inputs.rounds import round_summary, shift_rounds
+from reports.shifts import ShiftKey
+from tables.engine.custody import Closer, CustodyState
+from tables.engine.custody.codec import CLOSER, OPENER
+from tables.models import Alert as AlertRow
+from tables.models import Table
+from tables.services.custody.log import (
     CustodyRow,
     custody_events,
     ledger_from_events,
     previous_closer,
 )
-from reports.inputs.round_sums import summed_rounds
-from reports.inputs.rounds import round_summary, shift_rounds
-from reports.shifts import ShiftKey
-from tables.models import Alert as AlertRow
-from tables.models import Table
 
 GAME_NAMES = {"seven_card_stud": "stud"}
 
@@ -29,7 +28,7 @@ GAME_NAMES = {"seven_card_stud": "stud"}
 @dataclass(frozen=True)
 class TableShiftInputs:
     table: TableInfo
-    ledger: CustodyLedger
+    ledger: CustodyState
     rounds: tuple[RoundSummary, ...]
     alerts: tuple[Alert, ...]
     previous_closer: Closer | None

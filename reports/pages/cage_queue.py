@@ -1,6 +1,7 @@
 """The cashier's counter: slips waiting at the cage, the day's series, the cage's figures.
 
-Read-only; the cashier's actions go through `reports.services.slips` and `reports.services.cage`.
+Read-only; the cashier's actions go through `tables.services.custody.slips` and
+`tables.services.custody.cage`.
 """
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from datetime import date, datetime
 
 from django.db.models import QuerySet
 
-from reports.chips import chips_total
-from reports.inputs.custody_log import chips_from_payload
 from reports.models import Report, Slip
-from reports.services.cage import latest_cage_figures
 from reports.services.storing import latest_report
 from reports.shifts import ShiftKey
-from reports.slips import SLIP_TYPES
+from tables.engine.custody.chips import chips_total
+from tables.engine.custody.codec import chips_from_payload
+from tables.engine.custody.slips import SLIP_TYPES
 from tables.models import TableEvent
+from tables.services.custody.cage import latest_cage_figures
 
 USED, VOID, OUTSTANDING, MISSING = "used", "void", "outstanding", "missing"
 

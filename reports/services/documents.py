@@ -15,15 +15,15 @@ from reports.builders.floor_summary import build_floor_summary
 from reports.builders.period import build_period_report, period_first_day
 from reports.builders.table_shift import build_table_shift_report, report_rows
 from reports.inputs.audit import AuditFindings, audit_findings
-from reports.inputs.custody_log import custody_events, ledger_from_events
 from reports.inputs.house_edge import shift_house_edge
 from reports.inputs.table_shift import table_shift_inputs
 from reports.inputs.variance import table_shift_band
 from reports.models import Report, Slip
-from reports.services.cage import latest_cage_figures
 from reports.shifts import ShiftKey, floor_clock
 from tables import roles
 from tables.models import Table
+from tables.services.custody.cage import latest_cage_figures
+from tables.services.custody.log import custody_events, ledger_from_events
 
 # A period report is stored under its last gaming day with no shift.
 PERIOD_SHIFT = ""

@@ -19,11 +19,11 @@ from django.utils import timezone
 from reports import kinds
 from reports.builders.document import Document, ReportContext, content_hash
 from reports.inputs.audit import AuditFindings
-from reports.inputs.custody_log import custody_events
 from reports.models import JobRun, Report
 from reports.services import documents, renderings
 from reports.shifts import ShiftKey, floor_clock
 from tables.models import Table
+from tables.services.custody.log import custody_events
 
 FLOOR_SCOPE = "floor"
 

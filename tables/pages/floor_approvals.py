@@ -20,12 +20,12 @@ from devices.models import DeviceBinding, MisreadHold
 from devices.registry import enrollment, holds
 from reports.pages.cage_queue import cage_slip
 from reports.renderers.labels import label
-from reports.services import slips
 from tables import games, roles
 from tables.engine.errors import InvalidInputError
 from tables.models import CorrectionRequest, Table
 from tables.pages.setting_changes import changes
 from tables.services import corrections, engine_state
+from tables.services.custody import slips
 
 CORRECTION = "correction"
 SLIP_VOID = "slip_void"  # a fill's or credit's void: a correction the slips service carries out

@@ -17,10 +17,8 @@ from rest_framework.exceptions import APIException
 from devices.models import Device, DeviceBinding, LinkQuality
 from devices.registry import enrollment
 from reports.denominations import table_denominations
-from reports.inputs.custody_log import previous_closer
 from reports.pages.cage_queue import table_slips
 from reports.renderers.labels import label
-from reports.services import custody, slips
 from tables import roles
 from tables.engine.errors import InvalidInputError, RuleError
 from tables.models import Table
@@ -28,6 +26,9 @@ from tables.pages import floor_approvals, floor_settings, floor_tiles
 from tables.pages.floor_access import refusal_text, screen_for, viewer
 from tables.pages.floor_counts import chips_from_form
 from tables.pages.screen import table_screen
+from tables.services import custody
+from tables.services.custody import slips
+from tables.services.custody.log import previous_closer
 from tables.services.floor import dealer_assign
 
 PIT = (roles.PIT_BOSS,)

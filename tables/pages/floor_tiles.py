@@ -17,15 +17,15 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from devices.models import DeviceBinding, MisreadHold
-from reports.custody import CustodyLedger, chips_total
 from reports.figures import band_document, hold_percent, quantise, summarise_rounds, table_win
 from reports.inputs.table_shift import table_shift_inputs
 from reports.inputs.variance import table_shift_band
-from reports.services.custody import session_shift
 from tables import games
+from tables.engine.custody import CustodyState, chips_total
 from tables.models import DealerAssignment, Round, Table
 from tables.pages import labels
 from tables.services import engine_state
+from tables.services.custody import session_shift
 
 CLOSED = "closed"
 OPEN = "open"
@@ -202,7 +202,7 @@ def shift_so_far(table: Table) -> ShiftSoFar | None:
     )
 
 
-def _custody_win(ledger: CustodyLedger) -> int:
+def _custody_win(ledger: CustodyState) -> int:
     assert ledger.drop is not None
     assert ledger.opener is not None
     assert ledger.closer is not None

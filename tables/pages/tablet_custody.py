@@ -13,10 +13,11 @@ from typing import Any
 
 from django.urls import reverse
 
-from reports.inputs.custody_log import CLOSER, COUNTED, OPENER, shift_ledger
 from reports.models import Slip
 from reports.shifts import ShiftKey
+from tables.engine.custody.codec import CLOSER, COUNTED, OPENER
 from tables.models import Table, TableEvent
+from tables.services.custody.log import shift_ledger
 
 COUNT_CONFIRM = "custody.confirm"
 SLIP_CONFIRM = "slip.confirm"

@@ -15,10 +15,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from reports.services import custody
 from tables import policy
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Round, Seat, Table, TableEvent
+from tables.services import custody
 from tables.services.append import NewFact
 from tables.services.commands import (
     current_round,

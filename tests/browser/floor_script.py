@@ -22,9 +22,9 @@ django.setup()
 
 from django.contrib.auth.models import Group, User  # noqa: E402
 
-from reports.services.custody import count_confirm, custody_open  # noqa: E402
 from tables import roles  # noqa: E402
 from tables.models import Alert, TableEvent  # noqa: E402
+from tables.services.custody import count_confirm, custody_open  # noqa: E402
 from tables.services.floor import dealer_assign, table_create  # noqa: E402
 from tables.services.seating import player_seat  # noqa: E402
 from tests.browser.tablet_driver import TABLE_SETTINGS  # noqa: E402

@@ -57,8 +57,8 @@ def start_round(table_id: int) -> dict[str, Any]:
 
 def opener(table_id: int) -> dict[str, Any]:
     """The table's opener for the shift, counted by its dealer and a pit boss."""
-    from reports.services import custody
     from tables.engine.errors import RuleError
+    from tables.services import custody
 
     dealer = DealerAssignment.objects.get(table_id=table_id, ended_at__isnull=True).dealer
     boss = person("boss-b", roles.PIT_BOSS)

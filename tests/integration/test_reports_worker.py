@@ -17,11 +17,12 @@ from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
 from reports.models import JobRun, Report
-from reports.services import custody, slips
 from reports.shifts import ShiftKey, floor_clock
 from reports.tasks import PAUSE_ENV, start_run
 from tables import roles
 from tables.models import Table
+from tables.services import custody
+from tables.services.custody import slips
 from tables.services.floor import dealer_assign, table_create
 from tests.integration.celery_workers import start_worker, stop_worker
 from tests.reports.custody_floor import close_books, open_books

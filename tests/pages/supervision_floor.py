@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from reports.demo.players import TableDriver, play_siete_round
-from reports.services import custody
 from tables.engine import siete
 from tables.models import Table
+from tables.services import custody
 from tables.services.floor import dealer_assign, table_create
 from tests.reports.custody_floor import OPENING_CHIPS
 

@@ -71,7 +71,7 @@ def test_the_chain_verifies_to_its_head(floor: LiveFloor, auditor_alba: User) ->
 def test_a_finished_round_has_a_timeline_and_one_in_play_is_refused(
     floor: LiveFloor, auditor_alba: User
 ) -> None:
-    from reports.services import custody
+    from tables.services import custody
     from tests.reports.custody_floor import OPENING_CHIPS
 
     custody.custody_open(table_id=floor.table.pk, pit_boss=floor.pit_boss, chips=OPENING_CHIPS)

@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from rest_framework.exceptions import PermissionDenied
 
 from reports.pages import audit_desk
-from reports.services import custody
 from reports.services.storing import produce_report
+from tables.services import custody
 from tables.services.corrections import correction_approve, correction_request
 from tests.pages.supervision_floor import (
     LiveFloor,

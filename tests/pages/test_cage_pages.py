@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from reports.models import Slip
-from reports.services import slips
+from tables.services.custody import slips
 from tests.pages.supervision_floor import LiveFloor, live_floor
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,7 @@ from django.contrib.auth.models import User
 
 from reports.models import Slip, SlipSeries
 from reports.pages import cage_queue
-from reports.services import slips
-from reports.services.custody import session_shift
+from tables.services.custody import session_shift, slips
 from tests.pages.supervision_floor import LiveFloor, live_floor
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from reports.models import Slip
-from reports.services import custody
 from tables.models import CorrectionRequest
+from tables.services import custody
 from tables.services.corrections import correction_request
 from tests.pages.supervision_floor import (
     LiveFloor,

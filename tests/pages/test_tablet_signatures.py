@@ -10,9 +10,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from reports.services import custody, slips
 from tables import games
 from tables.models import Table
+from tables.services import custody
+from tables.services.custody import slips
 from tables.services.floor import dealer_assign, table_create
 from tests.api.game_clients import OPENING_CHIPS, SIETE_SETTINGS, Tablet, open_table
 

@@ -9,9 +9,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from reports.services import custody, slips
 from tables import roles
 from tables.models import Table
+from tables.services import custody
+from tables.services.custody import slips
 from tables.services.floor import dealer_assign, table_create, table_set_status
 from tests.conftest import make_user
 

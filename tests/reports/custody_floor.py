@@ -9,9 +9,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from reports.services import custody, slips
 from reports.shifts import ShiftKey, floor_clock
 from tables.models import Table, TableEvent
+from tables.services import custody
+from tables.services.custody import slips
 from tables.services.floor import dealer_assign, is_current_dealer, table_create
 
 OPENING_CHIPS = {"5": 100, "25": 40, "100": 10}  # 500 + 1000 + 1000 = 2500

@@ -20,21 +20,21 @@ from reports.builders.audit_inputs import (
 from reports.builders.document import Document, ReportContext
 from reports.builders.inputs import Alert, TableInfo
 from reports.builders.table_shift import build_table_shift_report, report_rows
-from reports.custody import (
+from reports.figures import Payout, RoundSummary
+from tables.engine.custody import (
     BuyIn,
     Closer,
     Credit,
     CustodyFact,
-    CustodyLedger,
+    CustodyState,
     DropCounted,
     Fill,
     Opener,
     SlipType,
     SlipVoided,
-    fold_custody,
-    new_ledger,
+    fold_all,
+    new_state,
 )
-from reports.figures import Payout, RoundSummary
 
 CHIPS = (1, 5, 25, 100)
 SERIES: dict[SlipType, range] = {"fill": range(1001, 1011), "credit": range(501, 511)}
@@ -57,8 +57,8 @@ def context(*, generated_at: datetime = AFTER_THE_SHIFT, version: int = 1) -> Re
     )
 
 
-def ledger(table: str, *facts: CustodyFact) -> CustodyLedger:
-    return fold_custody(new_ledger(table, CHIPS, slip_series=SERIES), facts)
+def ledger(table: str, *facts: CustodyFact) -> CustodyState:
+    return fold_all(new_state(table, CHIPS, slip_series=SERIES), facts)
 
 
 def fill(number: int, chips: dict[int, int]) -> Fill:

@@ -9,16 +9,15 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from reports.inputs.custody_log import shift_ledger
-from reports.services import custody
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey, floor_clock
 from tables.engine.errors import RuleError
 from tables.engine.siete import commands as siete
 from tables.models import Round, Seat, Table
-from tables.services import seating
+from tables.services import custody, seating
 from tables.services.commands import table_command
 from tables.services.corrections import correction_approve, correction_request
+from tables.services.custody.log import shift_ledger
 from tables.services.floor import round_close, round_open, table_create, table_set_status
 from tables.services.rebuild import rebuild_projections
 from tests.reports.custody_floor import OPENING_CHIPS, Floor, close_books, open_books, past_shift

@@ -5,8 +5,7 @@ from report_samples import context, ledger, mesa_1_facts, mesa_3_facts, mesa_4_f
 
 from reports.builders.cashier import build_cashier_report, slip_sequence
 from reports.builders.document import Document
-from reports.cage import CageFigures
-from reports.custody import (
+from tables.engine.custody import (
     Closer,
     CustodyFact,
     Opener,
@@ -14,10 +13,11 @@ from reports.custody import (
     SlipRequested,
     SlipVoided,
 )
+from tables.engine.custody.cage import CageTotals
 from tables.engine.errors import NotAllowedNowError
 
 BLANK_SPOILED = SlipVoided("fill", 1005, "spoiled at the cage", "carla", "cesar")
-CAGE = CageFigures(fills_issued=2100, credits_received=700, entered_by="carla")
+CAGE = CageTotals(fills_issued=2100, credits_received=700, entered_by="carla")
 
 
 def mesa_5_facts() -> tuple[CustodyFact, ...]:
@@ -159,7 +159,7 @@ def test_a_short_cage_has_a_negative_difference() -> None:
         context=context(),
         ledgers=[ledger("T4", *mesa_4_facts())],
         issued={"fill": [1003]},
-        cage_figures=CageFigures(450, 0, "carla", version=2, reason="miscounted the 100s"),
+        cage_figures=CageTotals(450, 0, "carla", version=2, reason="miscounted the 100s"),
         watermark={"T4": 30},
     )
     assert report["over_short"]["fill"]["difference"] == -50

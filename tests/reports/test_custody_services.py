@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from reports.inputs.custody_log import shift_ledger
-from reports.services import custody
 from reports.shifts import ShiftKey, floor_clock
 from tables.engine.errors import RuleError
 from tables.models import Table, TableEvent
+from tables.services import custody
+from tables.services.custody.log import shift_ledger
 from tests.reports.custody_floor import OPENING_CHIPS, Floor, close_books, open_books
 
 pytestmark = pytest.mark.django_db

@@ -29,12 +29,12 @@ from reports.builders.cashier import build_cashier_report
 from reports.builders.document import Document
 from reports.builders.floor_summary import build_floor_summary
 from reports.builders.period import build_period_report
-from reports.cage import CageFigures
-from reports.custody import SlipRequested, SlipVoided
 from reports.renderers.as_csv import render_csv
 from reports.renderers.as_pdf import render_pdf
 from reports.renderers.language import REPORT_LANGUAGES
 from reports.renderers.pdf_layout import FONT_SIZE, FRAME_WIDTH
+from tables.engine.custody import SlipRequested, SlipVoided
+from tables.engine.custody.cage import CageTotals
 
 LANGUAGES = REPORT_LANGUAGES
 
@@ -66,7 +66,7 @@ def cashier_with_derived_signers() -> Document:
         ],
         issued={"fill": range(1001, 1007), "credit": range(501, 503)},
         cage_voids=[SlipVoided("fill", 1005, "spoiled at the cage", "carla", "cesar")],
-        cage_figures=CageFigures(fills_issued=2100, credits_received=500, entered_by="carla"),
+        cage_figures=CageTotals(fills_issued=2100, credits_received=500, entered_by="carla"),
         watermark={"T1": 412, "T3": 2, "T4": 30},
     )
 

@@ -24,8 +24,6 @@ from report_samples import (
 from reports.builders.cashier import build_cashier_report
 from reports.builders.document import Document, content_hash
 from reports.builders.floor_summary import build_floor_summary
-from reports.cage import CageFigures
-from reports.custody import SlipCageSigned, SlipRequested, SlipVoided
 from reports.renderers.as_csv import render_csv
 from reports.renderers.as_json import render_json
 from reports.renderers.as_pdf import render_pdf
@@ -36,6 +34,8 @@ from reports.renderers.csv_rows import (
     TABLE_SHIFT_COLUMNS,
 )
 from reports.renderers.pdf_sections import number_ranges
+from tables.engine.custody import SlipCageSigned, SlipRequested, SlipVoided
+from tables.engine.custody.cage import CageTotals
 
 
 def floor_report() -> Document:
@@ -52,7 +52,7 @@ def cashier_report() -> Document:
         ],
         issued={"fill": range(1001, 1007), "credit": range(501, 503)},
         cage_voids=[SlipVoided("fill", 1005, "spoiled at the cage", "carla", "cesar")],
-        cage_figures=CageFigures(fills_issued=2100, credits_received=500, entered_by="carla"),
+        cage_figures=CageTotals(fills_issued=2100, credits_received=500, entered_by="carla"),
         watermark={"T1": 412, "T3": 2, "T4": 30},
         cashier="carla",
         cage_supervisor="cesar",

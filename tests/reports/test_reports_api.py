@@ -12,9 +12,9 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from reports.models import Report
-from reports.services import slips
 from reports.services.storing import produce_report
 from reports.shifts import floor_clock
+from tables.services.custody import slips
 from tests.reports.custody_floor import OPENING_CHIPS, Floor, open_books, past_shift
 
 pytestmark = pytest.mark.django_db

@@ -15,11 +15,11 @@ from django.db import connection
 from django.utils import timezone
 
 from reports.demo.shift import Staff, simulate_shift, simulation_tables
-from reports.inputs.custody_log import custody_events
 from reports.inputs.round_sums import summed_rounds
 from reports.inputs.rounds import round_summary, shift_rounds, shift_window
 from reports.inputs.table_shift import window_of
 from tables.models import Round, Table, TableEvent
+from tables.services.custody.log import custody_events
 
 pytestmark = [
     pytest.mark.django_db,

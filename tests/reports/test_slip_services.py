@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from reports.models import Slip, SlipSeries
-from reports.services import slips
 from tables.models import TableEvent
+from tables.services.custody import slips
 from tables.services.floor import dealer_assign
 from tests.reports.custody_floor import Floor, slip_through
 from tests.reports.test_custody_services import close_table, ledger, open_table, refusal

@@ -16,7 +16,7 @@ from report_samples import (
 from reports.builders.document import canonical_json, content_hash
 from reports.builders.inputs import Alert
 from reports.builders.table_shift import build_table_shift_report
-from reports.custody import Closer
+from tables.engine.custody import Closer
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 
 

@@ -18,12 +18,12 @@ from reports.demo.players import TableDriver, play_siete_round
 from reports.figures import RoundSummary, quantise
 from reports.inputs.house_edge import weighted_edge
 from reports.inputs.rounds import round_summary, shift_rounds, shift_window
-from reports.services import custody
 from reports.services.storing import produce_report
 from reports.shifts import ShiftKey, floor_clock
 from tables.engine.siete.house_edge import house_edge
 from tables.engine.siete.settings import SieteSettings
 from tables.models import Table
+from tables.services import custody
 from tables.services.corrections import correction_approve, correction_request
 from tests.reports.custody_floor import OPENING_CHIPS, Floor, close_books, open_books
 

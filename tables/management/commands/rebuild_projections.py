@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tables.models import Table
+from tables.services.custody.replay import CustodyRefusedError
 from tables.services.rebuild import rebuild_projections
 
 
@@ -24,5 +25,8 @@ class Command(BaseCommand):
         table = Table.objects.filter(name=options["table"]).first()
         if table is None:
             raise CommandError(f"There is no table named {options['table']!r}.")
-        rebuilt = rebuild_projections(table_id=table.pk)
+        try:
+            rebuilt = rebuild_projections(table_id=table.pk)
+        except CustodyRefusedError as refused:
+            raise CommandError(f"Nothing was rebuilt: {refused}") from None
         self.stdout.write(f"{table.name}: {rebuilt} rounds rebuilt from the log")

@@ -1,11 +1,11 @@
 import pytest
 
-from reports.custody import (
+from tables.engine.custody import (
     BuyIn,
     Closer,
     Credit,
     CustodyFact,
-    CustodyLedger,
+    CustodyState,
     DropCounted,
     Fill,
     Opener,
@@ -14,12 +14,12 @@ from reports.custody import (
     SlipRequested,
     SlipType,
     SlipVoided,
-    apply_fact,
     carry_over,
     chips_from_amounts,
     chips_total,
-    fold_custody,
-    new_ledger,
+    fold,
+    fold_all,
+    new_state,
     next_opener,
 )
 from tables.engine.errors import InvalidInputError, NotAllowedNowError, RuleError
@@ -41,14 +41,14 @@ def void(slip_type: str, number: int) -> SlipVoided:
     return SlipVoided(slip_type, number, "written for the wrong table", "pablo", "mara")  # type: ignore[arg-type]
 
 
-def ledger_of(*facts: CustodyFact) -> CustodyLedger:
+def ledger_of(*facts: CustodyFact) -> CustodyState:
     series: dict[SlipType, range] = {"fill": range(1001, 1011), "credit": range(501, 511)}
-    return fold_custody(new_ledger("T1", CHIPS, slip_series=series), facts)
+    return fold_all(new_state("T1", CHIPS, slip_series=series), facts)
 
 
 def refusal(facts: tuple[CustodyFact, ...], last: CustodyFact) -> RuleError:
     with pytest.raises(RuleError) as refused:
-        apply_fact(ledger_of(*facts), last)
+        fold(ledger_of(*facts), last)
     return refused.value
 
 
@@ -80,7 +80,7 @@ def test_the_closer_carries_over_as_the_next_opener() -> None:
     opener = carry_over(CLOSER)
     assert dict(opener.chips) == {100: 12, 25: 50, 5: 40, 1: 35}
     assert (opener.dealer, opener.pit_boss, opener.carried_over) == ("dana", "pablo", True)
-    assert fold_custody(new_ledger("T1", CHIPS), [opener]).opener == opener
+    assert fold_all(new_state("T1", CHIPS), [opener]).opener == opener
 
 
 def test_facts_cannot_be_edited_after_they_are_recorded() -> None:
@@ -173,12 +173,12 @@ def test_a_void_approved_by_its_requester_is_refused() -> None:
 def test_a_refused_fact_leaves_the_ledger_as_it_was() -> None:
     before = ledger_of(OPENER, fill(1001, {100: 1}))
     with pytest.raises(RuleError):
-        apply_fact(before, fill(1002, {100: -1}))
+        fold(before, fill(1002, {100: -1}))
     assert before == ledger_of(OPENER, fill(1001, {100: 1}))
 
 
 def test_slips_are_checked_against_the_series_only_when_one_is_given() -> None:
-    unchecked = fold_custody(new_ledger("T1", CHIPS), [OPENER, fill(987654, {1: 3})])
+    unchecked = fold_all(new_state("T1", CHIPS), [OPENER, fill(987654, {1: 3})])
     assert unchecked.fills_total == 3
 
 
@@ -221,7 +221,7 @@ def test_a_slip_moves_the_chips_only_once_confirmed_at_the_table() -> None:
     pending = ledger_of(OPENER, *steps)
     assert pending.fills_total == 0
     assert [(slip.slip_number, slip.stage) for slip in pending.pending] == [(1001, "issued")]
-    done = apply_fact(pending, confirmed(1001, {100: 5}))
+    done = fold(pending, confirmed(1001, {100: 5}))
     assert done.fills_total == 500
     assert done.pending == ()
     assert done.fills == (Fill(1001, {100: 5}, "pablo", "carla", "dana"),)
@@ -234,7 +234,7 @@ def test_a_credit_is_received_then_confirmed() -> None:
     )
     pending = ledger_of(OPENER, *credit_steps)
     assert pending.pending[0].stage == "received"
-    assert apply_fact(pending, confirmed(501, {25: 8}, "credit")).credits_total == 200
+    assert fold(pending, confirmed(501, {25: 8}, "credit")).credits_total == 200
 
 
 @pytest.mark.parametrize(
@@ -278,7 +278,7 @@ def test_slip_steps_out_of_order_or_changed_are_refused(
 def test_no_step_completes_a_slip_after_the_closer_but_a_void_may() -> None:
     facts = (OPENER, requested(1001, {100: 5}), CLOSER)
     assert refusal(facts, cage_signed(1001, {100: 5})).code == "table_closed"
-    closed = apply_fact(ledger_of(*facts), void("fill", 1001))
+    closed = fold(ledger_of(*facts), void("fill", 1001))
     assert closed.void_of("fill", 1001) is not None
     assert closed.slips.outstanding("fill") == ()
 

@@ -1,11 +1,12 @@
-"""The chip custody of one table for one shift, as a fold over custody facts.
+"""The chip custody of one table for one shift, as a fold over custody facts (like a game's).
 
 Amounts are integers of the casino's money unit; a chip inventory maps each denomination (its
 value in that unit) to a number of chips. The facts are what the pit, the cage and the count
-record: the opener and closer counts, the steps of fill and credit slips (``reports.slips``),
-slip voids, buy-ins and the counted drop. :func:`apply_fact` refuses a fact the custody rules do
-not allow, with a stable code, and otherwise returns the new ledger; the ledger is never edited
-in place.
+record: the opener and closer counts, the steps of fill and credit slips (``slips``), slip
+voids, buy-ins and the counted drop. :func:`fold` refuses a fact the custody rules do not
+allow, with a stable code, and otherwise returns the new state; a state is never edited in
+place. The services admit a new fact by folding it; the readers, the verifier and the rebuild
+fold the log's facts with the same function.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from reports.chips import (
+from tables.engine.custody.chips import (
     chips_from_amounts,
     chips_total,
     frozen_chips,
@@ -23,7 +24,7 @@ from reports.chips import (
     verify_chips,
     verify_signers,
 )
-from reports.slips import (
+from tables.engine.custody.slips import (
     SLIP_TYPES,
     Credit,
     Fill,
@@ -50,7 +51,7 @@ __all__ = [
     "Closer",
     "Credit",
     "CustodyFact",
-    "CustodyLedger",
+    "CustodyState",
     "DropCounted",
     "Fill",
     "Opener",
@@ -58,15 +59,18 @@ __all__ = [
     "SlipCageSigned",
     "SlipConfirmed",
     "SlipRequested",
+    "SlipStatus",
     "SlipType",
     "SlipVoided",
-    "apply_fact",
     "carry_over",
     "chips_from_amounts",
     "chips_total",
-    "fold_custody",
-    "new_ledger",
+    "fold",
+    "fold_all",
+    "new_state",
     "next_opener",
+    "slip_status",
+    "slip_statuses",
     "verify_chips",
 ]
 
@@ -141,7 +145,7 @@ CustodyFact = (
 
 
 @dataclass(frozen=True)
-class CustodyLedger:
+class CustodyState:
     """Everything known about one table's chips in one shift."""
 
     table: str
@@ -197,31 +201,30 @@ class CustodyLedger:
         return self.void_of(slip_type_of(slip), slip.slip_number) is not None
 
 
-def new_ledger(
+def new_state(
     table: str,
     denominations: Iterable[int],
     *,
     slip_series: Mapping[SlipType, Collection[int]] | None = None,
-) -> CustodyLedger:
+) -> CustodyState:
     """An empty ledger; ``slip_series`` (when given) holds the slip numbers the cage issued."""
     series = None
     if slip_series is not None:
         series = MappingProxyType(
             {kind: frozenset(slip_series.get(kind, ())) for kind in SLIP_TYPES}
         )
-    return CustodyLedger(
-        table=table, denominations=tuple(sorted(denominations)), slip_series=series
-    )
+    return CustodyState(table=table, denominations=tuple(sorted(denominations)), slip_series=series)
 
 
-def fold_custody(ledger: CustodyLedger, facts: Iterable[CustodyFact]) -> CustodyLedger:
+def fold_all(state: CustodyState, facts: Iterable[CustodyFact]) -> CustodyState:
     for fact in facts:
-        ledger = apply_fact(ledger, fact)
-    return ledger
+        state = fold(state, fact)
+    return state
 
 
-def apply_fact(ledger: CustodyLedger, fact: CustodyFact) -> CustodyLedger:
-    """The ledger with ``fact`` recorded, or a :class:`RuleError` saying why it cannot be."""
+def fold(ledger: CustodyState, fact: CustodyFact) -> CustodyState:
+    """The state with ``fact`` recorded, or a :class:`RuleError` saying why it cannot be: the
+    one check of every custody rule, for the services admitting a fact and for the replay."""
     match fact:
         case ChipsCounted():
             return _count_chips(ledger, fact)
@@ -253,6 +256,42 @@ def apply_fact(ledger: CustodyLedger, fact: CustodyFact) -> CustodyLedger:
     raise InvalidInputError(f"{type(fact).__name__} is not a custody fact.", code="unknown_fact")
 
 
+@dataclass(frozen=True)
+class SlipStatus:
+    """Where one slip stands: the last step it reached and whether it is void (the `Slip`
+    projection's own fields)."""
+
+    stage: str
+    voided: bool
+
+
+CONFIRMED = "confirmed"
+
+
+def slip_status(state: CustodyState, slip_type: SlipType, slip_number: int) -> SlipStatus | None:
+    """The slip's status in ``state``; None when the shift knows no such slip."""
+    pending = state.slips.pending_slip(slip_type, slip_number)
+    voided = state.void_of(slip_type, slip_number) is not None
+    if pending is not None:
+        return SlipStatus(pending.stage, voided)
+    if any(slip.slip_number == slip_number for slip in state.slips.confirmed(slip_type)):
+        return SlipStatus(CONFIRMED, voided)
+    return None
+
+
+def slip_statuses(state: CustodyState) -> dict[tuple[SlipType, int], SlipStatus]:
+    """Every slip of the shift, by type and number, at the step it reached."""
+    keys = [(slip.slip_type, slip.slip_number) for slip in state.pending]
+    keys += [("fill", slip.slip_number) for slip in state.fills]
+    keys += [("credit", slip.slip_number) for slip in state.credits]
+    statuses = {}
+    for slip_type, number in keys:
+        status = slip_status(state, slip_type, number)
+        assert status is not None  # every key came from the state itself
+        statuses[slip_type, number] = status
+    return statuses
+
+
 def carry_over(closer: Closer) -> Opener:
     """The next shift's opener when no new count is entered: the closer, marked as carried."""
     return Opener(
@@ -272,9 +311,7 @@ def next_opener(previous_closer: Closer | None, new_count: Opener | None = None)
     return carry_over(previous_closer)
 
 
-def _with_slips(
-    ledger: CustodyLedger, slips: SlipBook, *, still_open: bool = False
-) -> CustodyLedger:
+def _with_slips(ledger: CustodyState, slips: SlipBook, *, still_open: bool = False) -> CustodyState:
     """``still_open``: the step moves chips between the cage and the table, so it must come
     before the closer counted the tray (the slip's own checks come first: they say more)."""
     if still_open and (ledger.closer is not None or _closing_counted(ledger)):
@@ -285,7 +322,7 @@ def _with_slips(
     return replace(ledger, slips=slips)
 
 
-def _count_chips(ledger: CustodyLedger, count: ChipsCounted) -> CustodyLedger:
+def _count_chips(ledger: CustodyState, count: ChipsCounted) -> CustodyState:
     """A count waits for the dealer; a recount before he confirms replaces it."""
     if count.closing:
         _verify_can_close(ledger)
@@ -298,7 +335,7 @@ def _count_chips(ledger: CustodyLedger, count: ChipsCounted) -> CustodyLedger:
     return replace(ledger, count=count)
 
 
-def _verify_confirms_count(ledger: CustodyLedger, signed: Opener | Closer) -> None:
+def _verify_confirms_count(ledger: CustodyState, signed: Opener | Closer) -> None:
     """The dealer confirms exactly the pit boss's count (a log from before counts were
     confirmed holds openers and closers signed at once, with no count)."""
     count = ledger.count
@@ -314,7 +351,7 @@ def _verify_confirms_count(ledger: CustodyLedger, signed: Opener | Closer) -> No
         )
 
 
-def _open(ledger: CustodyLedger, opener: Opener) -> CustodyLedger:
+def _open(ledger: CustodyState, opener: Opener) -> CustodyState:
     if ledger.opener is not None:
         raise NotAllowedNowError(
             "This table already has an opener for the shift.", code="second_opener"
@@ -325,7 +362,7 @@ def _open(ledger: CustodyLedger, opener: Opener) -> CustodyLedger:
     return replace(ledger, opener=opener, count=None)
 
 
-def _close(ledger: CustodyLedger, closer: Closer) -> CustodyLedger:
+def _close(ledger: CustodyState, closer: Closer) -> CustodyState:
     _verify_can_close(ledger)
     _verify_confirms_count(ledger, closer)
     verify_chips(closer.chips, ledger.denominations)
@@ -333,7 +370,7 @@ def _close(ledger: CustodyLedger, closer: Closer) -> CustodyLedger:
     return replace(ledger, closer=closer, count=None)
 
 
-def _verify_can_close(ledger: CustodyLedger) -> None:
+def _verify_can_close(ledger: CustodyState) -> None:
     if ledger.opener is None:
         raise NotAllowedNowError(
             "The table cannot be closed: no opener was entered for this shift.",
@@ -345,7 +382,7 @@ def _verify_can_close(ledger: CustodyLedger) -> None:
         )
 
 
-def _count_drop(ledger: CustodyLedger, drop: DropCounted) -> CustodyLedger:
+def _count_drop(ledger: CustodyState, drop: DropCounted) -> CustodyState:
     if ledger.drop is not None:
         raise NotAllowedNowError(
             "The drop of this table and shift was already counted; the count is final.",
@@ -361,7 +398,7 @@ def _count_drop(ledger: CustodyLedger, drop: DropCounted) -> CustodyLedger:
     return replace(ledger, drop=drop)
 
 
-def _verify_table_open(ledger: CustodyLedger, action: str) -> None:
+def _verify_table_open(ledger: CustodyState, action: str) -> None:
     if ledger.opener is None:
         raise NotAllowedNowError(
             f"Cannot {action}: the table has no opener yet.", code="table_not_open"
@@ -370,12 +407,12 @@ def _verify_table_open(ledger: CustodyLedger, action: str) -> None:
         raise NotAllowedNowError(f"Cannot {action}: the table is closed.", code="table_closed")
 
 
-def _closing_counted(ledger: CustodyLedger) -> bool:
+def _closing_counted(ledger: CustodyState) -> bool:
     """The tray is counted for the closer: no chips move any more, whether confirmed or not."""
     return ledger.count is not None and ledger.count.closing
 
 
-def _verify_slip_number(ledger: CustodyLedger, slip_type: SlipType, number: int) -> None:
+def _verify_slip_number(ledger: CustodyState, slip_type: SlipType, number: int) -> None:
     series = ledger.slip_series[slip_type] if ledger.slip_series is not None else None
     if not is_whole(number) or number <= 0 or (series is not None and number not in series):
         raise InvalidInputError(

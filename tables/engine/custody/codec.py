@@ -1,21 +1,22 @@
-"""Custody facts as they are written on a table's log, and the ledger folded from them.
+"""The one codec of custody facts: each fact's event type and JSON payload on a table's log.
 
-Each `custody.*` payload names the gaming day and shift it belongs to, so a late drop count
-or a void lands on the right shift whatever the clock says when it is entered.
+`encode` gives the type and payload of a fact (the services add the gaming day and shift it
+belongs to, so a late drop count or a void lands on the right shift whatever the clock says);
+`decode` reads one back, refusing a payload that is not a fact with ``InvalidInputError`` (the
+verifier reports it as a problem of the log, the services never meet one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any
 
-from reports.custody import (
+from tables.engine.custody.state import (
     BuyIn,
     ChipsCounted,
     Closer,
     Credit,
     CustodyFact,
-    CustodyLedger,
     DropCounted,
     Fill,
     Opener,
@@ -23,13 +24,8 @@ from reports.custody import (
     SlipConfirmed,
     SlipRequested,
     SlipVoided,
-    fold_custody,
-    new_ledger,
 )
-from reports.denominations import table_denominations
-from reports.shifts import ShiftKey
 from tables.engine.errors import InvalidInputError
-from tables.models import Table, TableEvent
 
 OPENER = "custody.opener"
 CLOSER = "custody.closer"
@@ -61,6 +57,7 @@ CUSTODY_TYPES = (
     BUY_IN,
     DROP_COUNTED,
 )
+_CUSTODY_TYPE_SET = frozenset(CUSTODY_TYPES)
 
 
 def chips_payload(chips: Mapping[int, int]) -> dict[str, int]:
@@ -81,7 +78,7 @@ def chips_from_payload(chips: Mapping[Any, Any]) -> dict[int, int]:
     return parsed
 
 
-def payload_of(fact: CustodyFact) -> tuple[str, dict[str, Any]]:
+def encode(fact: CustodyFact) -> tuple[str, dict[str, Any]]:
     """The log's event type and payload for one custody fact (without the shift)."""
     match fact:
         case ChipsCounted():
@@ -149,7 +146,36 @@ def _slip_key(fact: SlipRequested | SlipCageSigned | SlipConfirmed) -> dict[str,
     return {"slip_type": fact.slip_type, "slip_number": fact.slip_number}
 
 
-def fact_of(event_type: str, data: Mapping[str, Any]) -> CustodyFact:
+# The shift a custody event belongs to, as its payload names it: (gaming day ISO, shift name).
+ShiftId = tuple[str, str]
+
+
+def shift_id(data: Mapping[str, Any]) -> ShiftId:
+    """The shift a custody payload names; one that names none is not a custody fact."""
+    day, shift = data.get("gaming_day"), data.get("shift")
+    if not isinstance(day, str) or not isinstance(shift, str):
+        raise InvalidInputError(
+            "A custody fact names the gaming day and shift it belongs to.", code="invalid_input"
+        )
+    return day, shift
+
+
+def is_custody_event(event_type: str) -> bool:
+    return event_type in _CUSTODY_TYPE_SET
+
+
+def decode(event_type: str, data: Mapping[str, Any]) -> CustodyFact:
+    """The fact a custody event's payload holds; a payload that holds none (a field missing or
+    of the wrong kind) is refused, so a reader never folds a half-read fact."""
+    try:
+        return _decode(event_type, data)
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise InvalidInputError(
+            f"The {event_type} payload is not a custody fact ({error!r}).", code="invalid_input"
+        ) from None
+
+
+def _decode(event_type: str, data: Mapping[str, Any]) -> CustodyFact:
     chips = chips_from_payload(data.get("chips", {}))
     if event_type in COUNTED.values():
         closing = event_type == COUNTED[True]
@@ -190,58 +216,3 @@ def _slip_step(
     if event_type in SLIP_CAGE_SIGNED.values():
         return SlipCageSigned(*key, chips, data["cashier"])
     return SlipConfirmed(*key, chips, data["confirmed_by"])
-
-
-class CustodyRow(NamedTuple):
-    """What the reports read of a custody event: read as a tuple, not as a model instance."""
-
-    type: str
-    seq: int
-    payload: dict[str, Any]
-
-
-def custody_events(table: Table, key: ShiftKey) -> list[CustodyRow]:
-    rows = (
-        TableEvent.objects.filter(
-            table=table,
-            type__in=CUSTODY_TYPES,
-            payload__gaming_day=key.gaming_day.isoformat(),
-            payload__shift=key.shift,
-        )
-        .order_by("seq")
-        .values_list("type", "seq", "payload")
-    )
-    return [CustodyRow(*row) for row in rows]
-
-
-def ledger_from_events(table: Table, events: Iterable[CustodyRow]) -> CustodyLedger:
-    """Fold the recorded facts with the same rules that admitted them."""
-    facts = [fact_of(event.type, event.payload) for event in events]
-    return fold_custody(new_ledger(table.name, table_denominations(table)), facts)
-
-
-def shift_ledger(table: Table, key: ShiftKey) -> CustodyLedger:
-    return ledger_from_events(table, custody_events(table, key))
-
-
-def last_opener_event(table: Table) -> TableEvent | None:
-    return TableEvent.objects.filter(table=table, type=OPENER).order_by("-seq").first()
-
-
-def last_count_event(table: Table) -> TableEvent | None:
-    """The pit boss's latest count of the table's tray, confirmed or not."""
-    counts = TableEvent.objects.filter(table=table, type__in=tuple(COUNTED.values()))
-    return counts.order_by("-seq").first()
-
-
-def previous_closer(table: Table, *, before_seq: int | None = None) -> Closer | None:
-    """The last closer on the table's log (before ``before_seq``, when given)."""
-    events = TableEvent.objects.filter(table=table, type=CLOSER)
-    if before_seq is not None:
-        events = events.filter(seq__lt=before_seq)
-    event = events.order_by("-seq").first()
-    if event is None:
-        return None
-    closer = fact_of(event.type, event.payload)
-    assert isinstance(closer, Closer)
-    return closer

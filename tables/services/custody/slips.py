@@ -15,23 +15,22 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from reports.custody import (
+from reports.denominations import table_denominations
+from reports.models import Slip, SlipSeries
+from reports.shifts import ShiftKey
+from tables import policy
+from tables.engine.custody import (
     SLIP_TYPES,
-    CustodyLedger,
+    CustodyState,
     SlipCageSigned,
     SlipConfirmed,
     SlipRequested,
     SlipType,
     SlipVoided,
-    apply_fact,
     chips_from_amounts,
+    fold,
 )
-from reports.denominations import table_denominations
-from reports.inputs.custody_log import chips_from_payload, shift_ledger
-from reports.models import Slip, SlipSeries
-from reports.services.custody import SYSTEM, TABLET, append_custody, session_shift
-from reports.shifts import ShiftKey
-from tables import policy
+from tables.engine.custody.codec import chips_from_payload
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import CorrectionRequest, Table, TableEvent
 from tables.policy import four_eyes
@@ -41,6 +40,8 @@ from tables.services.corrections import (
     correction_request,
     register_service_correction,
 )
+from tables.services.custody.counts import SYSTEM, TABLET, append_custody, session_shift
+from tables.services.custody.log import shift_ledger
 
 
 def slip_request(
@@ -63,9 +64,11 @@ def slip_request(
         key = session_shift(table, occurred_at)
         number = _next_slip_number(kind)
         fact = SlipRequested(kind, number, chips, pit_boss.get_username())
-        apply_fact(shift_ledger(table, key), fact)
-        # The `Slip` row is the projection of the request (reports.projectors).
-        return append_custody(table, key, fact, pit_boss, SYSTEM, occurred_at, idempotency_key)
+        after = fold(shift_ledger(table, key), fact)
+        # The `Slip` row is the projection of the request (tables.services.custody.projectors).
+        return append_custody(
+            table, key, fact, pit_boss, SYSTEM, occurred_at, idempotency_key, state=after
+        )
 
 
 def slip_cage_sign(
@@ -116,7 +119,7 @@ def _take_step(
     step_rule: str,
 ) -> TableEvent:
     """Admit the signer's step through the policy and the table's ledger and log it (the
-    `Slip` row moves with it: reports.projectors)."""
+    `Slip` row moves with it: tables.services.custody.projectors)."""
     with transaction.atomic():
         table = lock_table(slip.table_id)
         policy.check(signer, step_rule, table)
@@ -124,8 +127,10 @@ def _take_step(
         ledger = shift_ledger(table, key)
         chips = _counted_chips(ledger, table, slip, amounts)
         fact = step(_slip_type(slip.slip_type), slip.number, chips, signer.username)
-        apply_fact(ledger, fact)
-        return append_custody(table, key, fact, signer, source, occurred_at, idempotency_key)
+        after = fold(ledger, fact)
+        return append_custody(
+            table, key, fact, signer, source, occurred_at, idempotency_key, state=after
+        )
 
 
 def slip_void_request(
@@ -168,8 +173,10 @@ def slip_void(
         void = SlipVoided(
             kind, slip.number, reason.strip(), requested_by.username, approver.username
         )
-        apply_fact(shift_ledger(table, key), void)
-        return append_custody(table, key, void, approver, SYSTEM, None, idempotency_key)
+        after = fold(shift_ledger(table, key), void)
+        return append_custody(
+            table, key, void, approver, SYSTEM, None, idempotency_key, state=after
+        )
 
 
 def _validate_void(table: Table, data: Mapping[str, Any]) -> None:
@@ -220,7 +227,7 @@ def _slip(slip_type: str, slip_number: int) -> Slip:
 
 
 def _counted_chips(
-    ledger: CustodyLedger, table: Table, slip: Slip, amounts: Mapping[Any, Any] | None
+    ledger: CustodyState, table: Table, slip: Slip, amounts: Mapping[Any, Any] | None
 ) -> Mapping[int, int]:
     """What the signer counted: the amounts they sent, or else the request as it stands (a
     slip that is not waiting for a step gets no chips, and the ledger says why)."""

@@ -1,4 +1,4 @@
-"""Custody services: the opener, closer, buy-ins and the count (slips: ``services.slips``).
+"""Custody services: the opener, closer, buy-ins and the count (slips: ``custody.slips``).
 
 The pit boss counts the tray; the table's dealer confirms the count with his own login, and
 only then is it the shift's opener or closer.
@@ -19,31 +19,31 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from reports.custody import (
+from reports.shifts import ShiftKey, floor_clock
+from tables import policy, roles
+from tables.engine.custody import (
     BuyIn,
     ChipsCounted,
     Closer,
     CustodyFact,
+    CustodyState,
     DropCounted,
     Opener,
-    apply_fact,
+    fold,
     next_opener,
 )
-from reports.inputs.custody_log import (
-    chips_from_payload,
-    last_count_event,
-    last_opener_event,
-    payload_of,
-    previous_closer,
-    shift_ledger,
-)
-from reports.services.signers import check_signer
-from reports.shifts import ShiftKey, floor_clock
-from tables import policy, roles
+from tables.engine.custody.codec import chips_from_payload, encode
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 from tables.models import Round, Table, TableEvent
 from tables.services.append import NewFact
 from tables.services.commands import close_settled_round, current_round, lock_table, record
+from tables.services.custody.log import (
+    last_count_event,
+    last_opener_event,
+    previous_closer,
+    shift_ledger,
+)
+from tables.services.custody.signers import check_signer
 from tables.services.floor import table_status_change
 
 SYSTEM = TableEvent.Source.SYSTEM
@@ -69,8 +69,10 @@ def custody_open(
         table = lock_table(table_id)
         policy.check(pit_boss, "custody.open", table)
         count = _opening_count(table, chips, carry_over, pit_boss)
-        apply_fact(shift_ledger(table, key), count)
-        return append_custody(table, key, count, pit_boss, SYSTEM, moment, idempotency_key)
+        after = fold(shift_ledger(table, key), count)
+        return append_custody(
+            table, key, count, pit_boss, SYSTEM, moment, idempotency_key, state=after
+        )
 
 
 def _opening_count(
@@ -110,13 +112,15 @@ def custody_close(
         policy.check(pit_boss, "custody.close", table)
         key = session_shift(table, occurred_at)
         count = ChipsCounted(chips_from_payload(chips), pit_boss.get_username(), closing=True)
-        apply_fact(shift_ledger(table, key), count)
+        after = fold(shift_ledger(table, key), count)
         in_play = current_round(table)
         if in_play is not None and in_play.status == Round.Status.SETTLED:
             close_settled_round(table, in_play, pit_boss)
         if table.status == Table.Status.OPEN:
             table_status_change(table, Table.Status.CLOSED, pit_boss)
-        return append_custody(table, key, count, pit_boss, SYSTEM, occurred_at, idempotency_key)
+        return append_custody(
+            table, key, count, pit_boss, SYSTEM, occurred_at, idempotency_key, state=after
+        )
 
 
 def count_confirm(
@@ -136,8 +140,10 @@ def count_confirm(
         policy.check(dealer, "custody.confirm", table)
         key, count = _pending_count(table, closing)
         signed = _signed_count(count, dealer.get_username())
-        apply_fact(shift_ledger(table, key), signed)
-        event = append_custody(table, key, signed, dealer, TABLET, occurred_at, idempotency_key)
+        after = fold(shift_ledger(table, key), signed)
+        event = append_custody(
+            table, key, signed, dealer, TABLET, occurred_at, idempotency_key, state=after
+        )
         if not closing and table.status != Table.Status.OPEN:
             table_status_change(table, Table.Status.OPEN, dealer)
         return event
@@ -190,8 +196,10 @@ def buy_in_admit(
     The caller holds the table lock."""
     key = session_shift(table, occurred_at)
     fact = BuyIn(amount)
-    apply_fact(shift_ledger(table, key), fact)
-    return append_custody(table, key, fact, actor, source, occurred_at, idempotency_key)
+    after = fold(shift_ledger(table, key), fact)
+    return append_custody(
+        table, key, fact, actor, source, occurred_at, idempotency_key, state=after
+    )
 
 
 def drop_count(
@@ -209,8 +217,10 @@ def drop_count(
         policy.check(counted_by, "custody.drop", table)
         key = shift or session_shift(table, None)
         fact = DropCounted(amount, counted_by.get_username())
-        apply_fact(shift_ledger(table, key), fact)
-        return append_custody(table, key, fact, counted_by, SYSTEM, None, idempotency_key)
+        after = fold(shift_ledger(table, key), fact)
+        return append_custody(
+            table, key, fact, counted_by, SYSTEM, None, idempotency_key, state=after
+        )
 
 
 def session_shift(table: Table, occurred_at: datetime | None) -> ShiftKey:
@@ -230,8 +240,12 @@ def append_custody(
     source: str,
     occurred_at: datetime | None,
     idempotency_key: str | None,
+    *,
+    state: CustodyState,
 ) -> TableEvent:
-    event_type, payload = payload_of(fact)
+    """Append one admitted fact through the command path; ``state`` is the shift's custody
+    state after it (what the fold returned), which the slip projection is written from."""
+    event_type, payload = encode(fact)
     new_fact = NewFact(event_type, payload | key.as_payload())
-    rows = record(table, None, [new_fact], actor, source, occurred_at, idempotency_key)
+    rows = record(table, None, [new_fact], actor, source, occurred_at, idempotency_key, state=state)
     return rows[-1]

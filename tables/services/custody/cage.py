@@ -7,10 +7,10 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from reports.cage import CageFigures, next_cage_figures
-from reports.models import CageFigures as CageFiguresRow
+from reports.models import CageFigures
 from reports.shifts import ShiftKey, floor_clock
 from tables import policy
+from tables.engine.custody.cage import CageTotals, next_cage_figures
 from tables.engine.errors import NotAllowedNowError
 
 
@@ -21,7 +21,7 @@ def cage_figures_enter(
     credits_received: object,
     cashier: User,
     reason: str = "",
-) -> CageFiguresRow:
+) -> CageFigures:
     """Store the cage's totals for ``key``; a shift that has not begun has no figures yet.
     Two cashiers entering at once: the unique version lets one through and refuses the other."""
     policy.check(cashier, "cage.figures")
@@ -40,7 +40,7 @@ def cage_figures_enter(
     )
     try:
         with transaction.atomic():
-            return CageFiguresRow.objects.create(
+            return CageFigures.objects.create(
                 gaming_day=key.gaming_day,
                 shift=key.shift,
                 version=figures.version,
@@ -58,16 +58,16 @@ def cage_figures_enter(
         ) from None
 
 
-def latest_cage_figures(key: ShiftKey) -> CageFigures | None:
+def latest_cage_figures(key: ShiftKey) -> CageTotals | None:
     row = (
-        CageFiguresRow.objects.filter(gaming_day=key.gaming_day, shift=key.shift)
+        CageFigures.objects.filter(gaming_day=key.gaming_day, shift=key.shift)
         .select_related("entered_by")
         .order_by("-version")
         .first()
     )
     if row is None:
         return None
-    return CageFigures(
+    return CageTotals(
         fills_issued=row.fills_issued,
         credits_received=row.credits_received,
         entered_by=row.entered_by.get_username(),

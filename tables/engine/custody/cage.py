@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from reports.chips import verify_amount
-from reports.slips import SlipType
+from tables.engine.custody.chips import verify_amount
+from tables.engine.custody.slips import SlipType
 from tables.engine.errors import InvalidInputError
 
 
 @dataclass(frozen=True)
-class CageFigures:
+class CageTotals:
     fills_issued: int
     credits_received: int
     entered_by: str
@@ -31,13 +31,13 @@ class CageFigures:
 
 
 def next_cage_figures(
-    previous: CageFigures | None,
+    previous: CageTotals | None,
     *,
     fills_issued: object,
     credits_received: object,
     entered_by: str,
     reason: str = "",
-) -> CageFigures:
+) -> CageTotals:
     """The figures to store: version 1, or the next version of ``previous`` with a reason."""
     fills = verify_amount(fills_issued, "The cage's total of fills issued", allow_zero=True)
     credits = verify_amount(
@@ -52,7 +52,7 @@ def next_cage_figures(
             f"{previous.version}); say why they are being corrected.",
             code="missing_reason",
         )
-    return CageFigures(
+    return CageTotals(
         fills_issued=fills,
         credits_received=credits,
         entered_by=entered_by,

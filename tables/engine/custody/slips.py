@@ -16,7 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from reports.chips import chips_total, frozen_chips, same_chips, verify_chips, verify_signers
+from tables.engine.custody.chips import (
+    chips_total,
+    frozen_chips,
+    same_chips,
+    verify_chips,
+    verify_signers,
+)
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
 
 SlipType = Literal["fill", "credit"]
