@@ -6,6 +6,7 @@ not reading a traceback.
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import Any
 from urllib.parse import urlparse
@@ -84,3 +85,24 @@ def checked_redis_url(url: str) -> str:
     except ValueError:
         raise ImproperlyConfigured(f"REDIS_URL has an invalid port: {url!r}.") from None
     return url
+
+
+def replica_database(url: str, primary: dict[str, Any]) -> dict[str, Any]:
+    """The DATABASES entry of the primary's streaming replica, from DATABASE_REPLICA_URL.
+
+    It connects as the primary does (the same pool, the same prepared-statement rule), and
+    the test runner makes no database of its own for it: in tests it is the primary's mirror."""
+    if not primary["ENGINE"].endswith("postgresql"):
+        raise ImproperlyConfigured(
+            "DATABASE_REPLICA_URL needs DATABASE_URL to point at the PostgreSQL primary."
+        )
+    if urlparse(url).scheme not in {"postgres", "postgresql"}:
+        raise ImproperlyConfigured(
+            "DATABASE_REPLICA_URL must look like postgres://user@replica-host:5432/dbname."
+        )
+    replica = database_from_url(url)
+    for name in ("CONN_MAX_AGE", "CONN_HEALTH_CHECKS"):
+        replica[name] = primary[name]
+    replica["OPTIONS"] = copy.deepcopy(primary["OPTIONS"])
+    replica["TEST"] = {"MIRROR": "default"}
+    return replica

@@ -20,6 +20,7 @@ from casino.environment import (
     database_from_url,
     env_flag,
     env_int,
+    replica_database,
 )
 from casino.production import refuse_unsafe_field_key, refuse_unsafe_production
 
@@ -114,6 +115,15 @@ if DATABASE_POOL_SIZE and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": 1, "max_size": DATABASE_POOL_SIZE, "timeout": 10,
     }  # fmt: skip
+# A streaming replica of the primary for the reports' reads (casino/db_router.py,
+# docs/scale-out.md): the reports read from it, every write and transaction stays on the primary.
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "").strip()
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = replica_database(DATABASE_REPLICA_URL, DATABASES["default"])
+DATABASE_ROUTERS = ["casino.db_router.ReplicaRouter"]
+# How long a report waits for the replica to replay the primary's log up to the moment it
+# starts before it reads from the primary instead.
+CASINO_REPLICA_MAX_WAIT_SECONDS = env_int("CASINO_REPLICA_MAX_WAIT_SECONDS", 5)
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:

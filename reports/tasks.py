@@ -19,6 +19,7 @@ from django.db.models import F
 from django.db.models.functions import Least
 from django.utils import timezone
 
+from casino.db_router import replica_reads
 from reports import kinds
 from reports.builders.period import PERIOD_KINDS
 from reports.inputs.audit import (
@@ -123,7 +124,8 @@ def audit_table_findings(
     workers verify the floor's tables side by side."""
     try:
         table = Table.objects.get(pk=table_id)
-        findings = table_findings(table, parse_shift_key(gaming_day, shift))
+        with replica_reads():
+            findings = table_findings(table, parse_shift_key(gaming_day, shift))
     except Exception as error:
         # The chord's body will not run: the audit run fails here, visibly.
         _finish(parent_job_id, None, error={"code": "table_audit_failed", "message": str(error)})

@@ -20,8 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from django.db import connection
-
+from casino.db_router import read_connection
 from reports.figures import PAYOUT_CLASSES, Payout, RoundSummary
 from reports.inputs.rounds import SETTLED_OUTCOMES, STUD, WINNING_OUTCOMES
 from tables.models import Round, Table
@@ -102,7 +101,7 @@ def summed_rounds(
         "last": window[1],
         "open": Round.Status.OPEN,
     }
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(ROUND_SUMS_SQL, params)
         rows = cursor.fetchall()
     summaries, settled_seqs = [], {}

@@ -16,6 +16,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from casino.db_router import replica_reads
 from reports import kinds
 from reports.builders.document import Document, ReportContext, content_hash
 from reports.inputs.audit import AuditFindings
@@ -97,7 +98,9 @@ def _build(
     request = kinds.BuildRequest(
         key, context, table, allow_provisional, inputs.table_report_ids, inputs.audit_findings
     )
-    return kinds.kind_for(kind).build(request)
+    # Building only reads: from the replica when one is configured and caught up.
+    with replica_reads():
+        return kinds.kind_for(kind).build(request)
 
 
 def day_table_reports(key: ShiftKey) -> None:
