@@ -25,9 +25,8 @@ from django.test import Client
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from reports.services import custody
 from tables.models import Table, TableEvent
-from tables.services import seating
+from tables.services import custody, seating
 from tables.services.floor import dealer_assign, table_create, table_set_status
 from tests.integration.retrying_dealers import (
     SIETE,
