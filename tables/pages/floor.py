@@ -28,7 +28,8 @@ MOST_TILES_ASKED = 500
 @screen_for(*PIT)
 @never_cache
 def floor_home(request: HttpRequest) -> HttpResponse:
-    return render(request, "floor/floor.html", _lists(request) | {"tiles": _tiles_html()})
+    # The lists are a fragment of their own, read once the tiles are on screen.
+    return render(request, "floor/floor.html", {"tiles": _tiles_html()})
 
 
 @screen_for(*PIT)
