@@ -37,7 +37,7 @@ OBSERVER = """() => {
     for (const change of changes) for (const node of change.addedNodes)
       if (node.id && node.id.startsWith("tile-"))
         window.__redrawn.push([node.id, performance.timeOrigin + performance.now()]);
-  }).observe(document.getElementById("floor-tiles"), {childList: true, subtree: true});
+  }).observe(document.body, {childList: true, subtree: true});
 }"""
 
 
@@ -78,9 +78,8 @@ def build_floor(count: int) -> list[tuple[int, Any]]:
             settings={"min_stake": 10, "max_stake": 500, "chip": 5},
         )
         dealer_assign(table_id=table.pk, dealer=dealer, by=boss)
-        custody.custody_open(
-            table_id=table.pk, dealer=dealer.username, pit_boss=boss, chips={"100": 5000}
-        )
+        custody.custody_open(table_id=table.pk, pit_boss=boss, chips={"100": 5000})
+        custody.count_confirm(table_id=table.pk, dealer=dealer, closing=False)
         round_open(table_id=table.pk, actor=dealer)
         for command in (
             siete.PlaceWager(1, 20),

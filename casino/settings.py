@@ -209,12 +209,22 @@ SPECTACULAR_SETTINGS = {
 
 # --- Pages and live updates -------------------------------------------------------------
 # Pushes carry only "table N changed at seq S"; each page re-reads its own fragment over HTTP,
-# so what a viewer sees is decided by the same read as the page itself.
+# so what a viewer sees is decided by the same read as the page itself. The one drawing pushed
+# is the floor's tile, which shows no card, to the pit bosses only (tables.pages.floor_drawing).
+# A socket waits for its next message in a blocking pop of 5 s; the Redis client's own read
+# timeout is 5 s by default too, so without a longer one every idle socket's wait ends in a
+# timeout error that drops its websocket.
+CHANNEL_LAYER_READ_TIMEOUT_SECONDS = 30
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "casino:live:"},
+            "CONFIG": {
+                "hosts": [
+                    {"address": REDIS_URL, "socket_timeout": CHANNEL_LAYER_READ_TIMEOUT_SECONDS}
+                ],
+                "prefix": "casino:live:",
+            },
         }
     }
 else:

@@ -11,6 +11,9 @@ class TablesConfig(AppConfig):
         # Imported for their side effects: the game engines register themselves, and tokens
         # end when a password changes.
         from tables import auth_tokens, bindings  # noqa: F401
+        from tables.pages import floor_drawing
         from tables.services.projections import register_projectors
 
         register_projectors()
+        # The floor's tiles are drawn on commit by the process that wrote.
+        floor_drawing.register()

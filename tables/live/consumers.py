@@ -1,20 +1,24 @@
-"""Websocket consumers: they relay "table N changed at seq S" and nothing else.
+"""Websocket consumers: they relay "table N changed at seq S", and to the floor its tiles.
 
 A page that hears a notice re-reads its own fragment over HTTP, so what each viewer may see
-is decided by the page's read, never by the push: no card travels in a notice.
+is decided by the page's read, never by the push: no card travels in a notice. The one
+drawing pushed is the floor's tile (`tables.pages.floor_drawing`), which holds no card, and only
+to those the floor page itself lets in, in the language their page was drawn in.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import close_old_connections, connection
 
 from tables import roles
-from tables.live.groups import FLOOR_GROUP, table_group
+from tables.live.groups import FLOOR_GROUP, floor_tiles_group, table_group
 from tables.models import Table
+from tables.pages import floor_drawing
 
 STAFF_ROLES = (roles.DEALER, roles.PIT_BOSS, roles.CASHIER, roles.AUDITOR)
 # Close codes in the 4000s are the application's own: the page shows why and stops retrying.
@@ -39,25 +43,40 @@ def _table_exists_now(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
 
 
+def _may_see_the_floor_now(user: Any) -> bool:
+    _fresh_connection()
+    return floor_drawing.may_see_the_floor(user)
+
+
 # Database reads from the event loop go to a worker thread (what channels' helper does).
 _is_floor_staff = sync_to_async(_is_floor_staff_now)
 _table_exists = sync_to_async(_table_exists_now)
+_may_see_the_floor = sync_to_async(_may_see_the_floor_now)
+
+
+def _tiles_language(scope: dict[str, Any]) -> str | None:
+    """The language the floor page was drawn in (`?tiles=es`), if it is one of the floor's."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    language = (query.get("tiles") or [""])[0]
+    return language if language in floor_drawing.floor_languages() else None
 
 
 class NoticeRelay(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
-    """Joins one group and forwards its change notices to the browser."""
+    """Joins its groups and forwards their change notices to the browser."""
 
-    group = ""
+    joined: tuple[str, ...] = ()
 
-    async def join(self, group: str) -> None:
-        self.group = group
+    async def join(self, *groups: str) -> None:
+        self.joined = groups
         assert self.channel_layer is not None
-        await self.channel_layer.group_add(group, self.channel_name)
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        if self.group and self.channel_layer is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.channel_layer is not None:
+            for group in self.joined:
+                await self.channel_layer.group_discard(group, self.channel_name)
 
     async def table_changed(self, message: dict[str, Any]) -> None:
         await self.send_json(
@@ -83,7 +102,22 @@ class TableConsumer(NoticeRelay):
 
 class FloorConsumer(NoticeRelay):
     async def connect(self) -> None:
-        if not await _is_floor_staff(self.scope.get("user")):
+        user = self.scope.get("user")
+        if not await _is_floor_staff(user):
             await self.close(code=CLOSE_NOT_SIGNED_IN)
             return
-        await self.join(FLOOR_GROUP)
+        language = _tiles_language(self.scope)
+        if language is not None and await _may_see_the_floor(user):
+            await self.join(FLOOR_GROUP, floor_tiles_group(language))
+        else:
+            await self.join(FLOOR_GROUP)
+
+    async def tile_drawn(self, message: dict[str, Any]) -> None:
+        await self.send_json(
+            {
+                "type": floor_drawing.TILE_DRAWN,
+                "table": message["table"],
+                "seq": message["seq"],
+                "html": message["html"],
+            }
+        )

@@ -43,18 +43,27 @@ def _log_failure(future: Future[Any]) -> None:
         logger.warning("could not push a change notice", exc_info=error)
 
 
-async def _send_all(layer: Any, groups: tuple[str, ...], message: dict[str, Any]) -> None:
-    for group in groups:
+Messages = list[tuple[str, dict[str, Any]]]
+
+
+async def _send_all(layer: Any, messages: Messages) -> None:
+    # One after the other, in order: a page hears a drawn tile before the notice after it.
+    for group, message in messages:
         await layer.group_send(group, message)
 
 
 def send_to_groups(groups: tuple[str, ...], message: dict[str, Any]) -> None:
+    send_messages([(group, message) for group in groups])
+
+
+def send_messages(messages: Messages) -> None:
+    """Each (group, message) pair, in the order given."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
     if isinstance(layer, InMemoryChannelLayer):
-        async_to_sync(_send_all)(layer, groups, message)
+        async_to_sync(_send_all)(layer, messages)
         return
-    coroutine: Coroutine[Any, Any, None] = _send_all(layer, groups, message)
+    coroutine: Coroutine[Any, Any, None] = _send_all(layer, messages)
     future = asyncio.run_coroutine_threadsafe(coroutine, _background_loop())
     future.add_done_callback(_log_failure)

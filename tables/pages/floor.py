@@ -1,49 +1,56 @@
 """`/floor/`, the pit boss: every table as a tile, the alerts and the approvals queue, live.
 
-The page is three fragments. A push says only "table N changed"; `floor.js` re-reads that
-table's tile and the two lists, so what the pit boss sees comes from these reads alone.
+The page is three fragments. The process that wrote draws the changed table's tile on commit
+and pushes it to the open floors (`floor_drawing`); a notice says "table N changed", and
+`floor.js` re-reads the two lists, and the tiles of the notices no pushed tile answered, in one
+request for all of them.
 """
 
 from __future__ import annotations
 
-import hashlib
-
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.safestring import SafeString
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import APIException
 
-from tables import roles
 from tables.engine.errors import RuleError
 from tables.models import Table
-from tables.pages import floor_alerts, floor_approvals, floor_tiles
+from tables.pages import floor_alerts, floor_approvals, floor_drawing, floor_tiles
 from tables.pages.floor_access import refusal_text, screen_for, viewer
 
-PIT = (roles.PIT_BOSS,)
+PIT = floor_drawing.FLOOR_VIEWERS
+# The most tiles one fetch may ask for by number (a floor's worth).
+MOST_TILES_ASKED = 500
 
 
 @screen_for(*PIT)
 @never_cache
 def floor_home(request: HttpRequest) -> HttpResponse:
-    return render(request, "floor/floor.html", _lists(request) | {"tiles": _tiles_html()})
+    # The lists are a fragment of their own, read once the tiles are on screen.
+    return render(request, "floor/floor.html", {"tiles": _tiles_html()})
 
 
 @screen_for(*PIT)
 @never_cache
 def floor_tile_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
-    return render(request, "floor/_tile.html", {"tile": floor_tiles.floor_tile(table)})
+    (html,) = floor_drawing.tiles_html([floor_tiles.floor_tile(table)])
+    return HttpResponse(html)
 
 
 @screen_for(*PIT)
 @never_cache
 def floor_tiles_fragment(request: HttpRequest) -> HttpResponse:
-    return render(request, "floor/_tiles.html", {"tiles": _tiles_html()})
+    """The whole grid, or with `?tables=1,5,9` only those tiles, one after the other (the
+    floor's coalesced fetch after several notices)."""
+    asked = request.GET.get("tables")
+    if asked is None:
+        return render(request, "floor/_tiles.html", {"tiles": _tiles_html()})
+    table_ids = _table_ids(asked)
+    tiles = floor_tiles.floor_tiles(table_ids=table_ids) if table_ids else []
+    return HttpResponse("".join(floor_drawing.tiles_html(tiles)))
 
 
 @screen_for(*PIT)
@@ -79,24 +86,14 @@ def floor_acknowledge(request: HttpRequest, alert_id: int) -> HttpResponse:
     return render(request, "floor/_lists.html", _lists(request))
 
 
-def _tiles_html() -> list[str]:
-    """Every tile's HTML. A tile is drawn again only when something it shows has changed: the
-    drawing is cached under a digest of the tile's data and the language."""
-    tiles = floor_tiles.floor_tiles()
-    language = get_language() or ""
-    keys = [
-        "floor:tile-html:" + hashlib.sha256(f"{language}|{tile!r}".encode()).hexdigest()
-        for tile in tiles
-    ]
-    found = cache.get_many(keys)
-    drawn = {}
-    for key, tile in zip(keys, tiles, strict=True):
-        if key not in found:
-            drawn[key] = render_to_string("floor/_tile.html", {"tile": tile})
-    if drawn:
-        cache.set_many(drawn, floor_tiles.TILE_CACHE_SECONDS)
-    # Safe: every string was drawn by our own template, with its own escaping.
-    return [mark_safe(found.get(key) or drawn[key]) for key in keys]
+def _tiles_html() -> list[SafeString]:
+    return floor_drawing.tiles_html(floor_tiles.floor_tiles())
+
+
+def _table_ids(asked: str) -> set[int]:
+    """The table numbers of `?tables=`; anything that is not one is left out, never a 500."""
+    numbers = (part.strip() for part in asked.split(",")[:MOST_TILES_ASKED])
+    return {int(part) for part in numbers if part.isdigit() and len(part) < 12}
 
 
 def _lists(request: HttpRequest) -> dict[str, object]:

@@ -7,6 +7,7 @@ tile's figures be read again.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -56,6 +57,9 @@ class ShiftSoFar:
 @dataclass(frozen=True)
 class FloorTile:
     table_id: int
+    # The log's head the tile was drawn at: the page keeps the newest of a pushed and a
+    # fetched tile.
+    seq: int
     name: str
     game: str
     game_label: str
@@ -76,17 +80,22 @@ class FloorTile:
         return self.shift.band.get("flag") if self.shift else None
 
 
-def floor_tiles(now: datetime | None = None) -> list[FloorTile]:
-    """Every table, in name order."""
+def floor_tiles(
+    now: datetime | None = None, table_ids: Collection[int] | None = None
+) -> list[FloorTile]:
+    """Every table (or only `table_ids`), in name order."""
     now = now or timezone.now()
-    tables = list(Table.objects.order_by("name"))
-    context = _FloorContext.read(now)
+    tables_query = Table.objects.order_by("name")
+    if table_ids is not None:
+        tables_query = tables_query.filter(pk__in=list(table_ids))
+    tables = list(tables_query)
+    context = _FloorContext.read(now, table_ids=table_ids)
     shifts = cached_shifts_so_far(tables)
     return [_tile(table, context, shifts[table.pk]) for table in tables]
 
 
 def floor_tile(table: Table, now: datetime | None = None) -> FloorTile:
-    context = _FloorContext.read(now or timezone.now(), table_id=table.pk)
+    context = _FloorContext.read(now or timezone.now(), table_ids=(table.pk,))
     return _tile(table, context, cached_shifts_so_far([table])[table.pk])
 
 
@@ -100,8 +109,8 @@ class _FloorContext:
     offline_tables: frozenset[int]
 
     @classmethod
-    def read(cls, now: datetime, table_id: int | None = None) -> _FloorContext:
-        scope = Q(table_id=table_id) if table_id is not None else Q()
+    def read(cls, now: datetime, table_ids: Collection[int] | None = None) -> _FloorContext:
+        scope = Q(table_id__in=list(table_ids)) if table_ids is not None else Q()
         dealers = DealerAssignment.objects.filter(scope, ended_at__isnull=True)
         hands = (
             Round.objects.filter(scope, opened_at__gte=now - timedelta(hours=1))
@@ -130,6 +139,7 @@ def _tile(table: Table, context: _FloorContext, shift: ShiftSoFar | None) -> Flo
     in_force = binding.settings_of(state) if binding.settings_of is not None else table.settings
     return FloorTile(
         table_id=table.pk,
+        seq=table.head_seq,
         name=table.name,
         game=table.game,
         game_label=table.get_game_display(),

@@ -3,7 +3,8 @@
 With REDIS_URL they go to the Redis channel `casino:table:<id>`; on the embedded default
 they go to in-process subscribers. Either way the same notice, reduced to "table N changed at
 seq S", goes to the Channels groups of the table and of the floor, which the pages' websockets
-listen to.
+listen to. Before it, the screens' drawers (registered when the apps load) may draw what the
+change altered, in the writing process, and their messages go first (the floor's tiles).
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ import redis
 from django.conf import settings
 
 from tables.live.groups import FLOOR_GROUP, table_group
-from tables.live.publisher import send_to_groups
+from tables.live.publisher import send_messages
 
 logger = logging.getLogger(__name__)
 Subscriber = Callable[[str, dict[str, Any]], None]
 _local_subscribers: list[Subscriber] = []
+# A drawer gets the table that changed and answers the (group, message) pairs to push.
+Drawer = Callable[[int], list[tuple[str, dict[str, Any]]]]
+_drawers: list[Drawer] = []
 
 
 def channel_for(table_id: int) -> str:
@@ -37,6 +41,11 @@ def _redis_client(url: str) -> redis.Redis:
 def subscribe_locally(subscriber: Subscriber) -> Callable[[], None]:
     _local_subscribers.append(subscriber)
     return lambda: _local_subscribers.remove(subscriber)
+
+
+def draw_for_screens(drawer: Drawer) -> None:
+    if drawer not in _drawers:
+        _drawers.append(drawer)
 
 
 def publish(table_id: int, notice: dict[str, Any]) -> None:
@@ -55,9 +64,16 @@ def publish(table_id: int, notice: dict[str, Any]) -> None:
 
 
 def _publish_to_screens(table_id: int, notice: dict[str, Any]) -> None:
-    # Only the table and its seq: the page re-fetches what its viewer may see.
+    # The notice is only the table and its seq: the page re-fetches what its viewer may see.
     message = {"type": "table.changed", "table": table_id, "seq": notice.get("seq")}
+    messages: list[tuple[str, dict[str, Any]]] = []
+    for drawer in _drawers:
+        try:
+            messages.extend(drawer(table_id))
+        except Exception:  # a drawing that fails leaves the pages to fetch: never fail the write
+            logger.warning("could not draw the screens of table %s", table_id, exc_info=True)
+    messages += [(table_group(table_id), message), (FLOOR_GROUP, message)]
     try:
-        send_to_groups((table_group(table_id), FLOOR_GROUP), message)
+        send_messages(messages)
     except Exception:  # a push that fails must never fail the committed write
         logger.warning("could not push the change notice of table %s", table_id, exc_info=True)

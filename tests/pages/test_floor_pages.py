@@ -60,7 +60,7 @@ def test_the_floor_shows_every_table_and_no_face_down_card(floor: LiveFloor) -> 
     assert f'id="tile-{floor.table.pk}"'.encode() in page.content
     assert f'id="tile-{floor.stud.pk}"'.encode() in page.content
     assert b'data-status="in_round"' in page.content
-    assert b'data-live-socket="/ws/floor/"' in page.content
+    assert b'data-live-socket="/ws/floor/?tiles=en"' in page.content
     assert HIDDEN_CARD not in page.content
 
 

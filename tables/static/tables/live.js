@@ -41,6 +41,11 @@
     };
     socket.onmessage = function (message) {
       var notice = JSON.parse(message.data);
+      // A drawing the server pushed (the floor's tiles): the page that asked for it places it.
+      if (notice.type === "tile.drawn") {
+        document.body.dispatchEvent(new CustomEvent("live-drawn", { detail: notice }));
+        return;
+      }
       if (notice.type !== "table.changed") return;
       lastSeq = notice.seq;
       refresh(notice.seq, notice.table);

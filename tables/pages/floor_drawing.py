@@ -1,0 +1,88 @@
+"""A floor tile's HTML, drawn once per change and language, and pushed to the open floors.
+
+The process that wrote a table's event draws that table's tile on commit, in every language of
+the floor, and caches each drawing under a digest of the tile's data and the language: the
+floor page and its tile fetches then only read the cache. The same drawings go over the
+websocket to the floor pages, one group per language, so an open floor redraws the tile
+without fetching it at all.
+
+What a tile shows is the table's status, limits, dealer, round number and phase and the shift's
+figures (`floor_tiles.FloorTile`): never a card, face up or down. It is the floor page's
+content, so only those the page itself lets in (the pit boss) may join the tiles' groups.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+
+from tables import roles
+from tables.live.groups import floor_tiles_group
+from tables.models import Table
+from tables.pages import floor_tiles
+from tables.services import live
+
+# Who may see the floor page, its fragments and its pushed tiles: one answer for all three.
+FLOOR_VIEWERS = (roles.PIT_BOSS,)
+TILE_DRAWN = "tile.drawn"
+
+
+def may_see_the_floor(user: Any) -> bool:
+    return bool(user and user.is_authenticated and roles.has_role(user, *FLOOR_VIEWERS))
+
+
+def floor_languages() -> tuple[str, ...]:
+    return tuple(code for code, _name in settings.LANGUAGES)
+
+
+def _key(tile: floor_tiles.FloorTile, language: str) -> str:
+    digest = hashlib.sha256(f"{language}|{tile!r}".encode()).hexdigest()
+    return f"floor:tile-html:{digest}"
+
+
+def tiles_html(tiles: Sequence[floor_tiles.FloorTile]) -> list[SafeString]:
+    """The tiles' HTML in the current language, in one cache read; a tile is drawn here only
+    when nothing drew it since something it shows changed."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    keys = [_key(tile, language) for tile in tiles]
+    found = cache.get_many(keys)
+    drawn = {
+        key: render_to_string("floor/_tile.html", {"tile": tile})
+        for key, tile in zip(keys, tiles, strict=True)
+        if key not in found
+    }
+    if drawn:
+        cache.set_many(drawn, floor_tiles.TILE_CACHE_SECONDS)
+    # Safe: every string was drawn by our own template, with its own escaping.
+    return [mark_safe(found.get(key) or drawn[key]) for key in keys]
+
+
+def draw_on_commit(table_id: int) -> list[tuple[str, dict[str, Any]]]:
+    """The table's tile drawn in every language of the floor, cached, and the messages that
+    carry it to the floors' groups (sent by the caller, before the change notice)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return []
+    # Reading the shift here fills its cache under the new head, for every process.
+    tile = floor_tiles.floor_tile(table)
+    drawn: dict[str, str] = {}
+    messages: list[tuple[str, dict[str, Any]]] = []
+    for language in floor_languages():
+        with translation.override(language):
+            html = render_to_string("floor/_tile.html", {"tile": tile})
+        drawn[_key(tile, language)] = html
+        message = {"type": TILE_DRAWN, "table": table_id, "seq": tile.seq, "html": html}
+        messages.append((floor_tiles_group(language), message))
+    cache.set_many(drawn, floor_tiles.TILE_CACHE_SECONDS)
+    return messages
+
+
+def register() -> None:
+    live.draw_for_screens(draw_on_commit)
