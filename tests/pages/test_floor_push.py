@@ -15,10 +15,9 @@ from django.core.cache import cache
 from django.test import Client
 
 from casino.asgi import application
-from reports.services import custody
 from tables.models import Table
 from tables.pages import floor_drawing, floor_tiles
-from tables.services import live
+from tables.services import custody, live
 from tables.services.floor import table_create
 from tests.pages.supervision_floor import (
     SIETE_SETTINGS,
