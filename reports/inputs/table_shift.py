@@ -23,8 +23,6 @@ from reports.shifts import ShiftKey
 from tables.models import Alert as AlertRow
 from tables.models import Table
 
-GAME_NAMES = {"seven_card_stud": "stud"}
-
 
 @dataclass(frozen=True)
 class TableShiftInputs:
@@ -39,7 +37,7 @@ class TableShiftInputs:
 
 
 def table_info(table: Table) -> TableInfo:
-    return TableInfo(table.name, table.name, GAME_NAMES.get(table.game, table.game))
+    return TableInfo(table.name, table.name, table.game)
 
 
 def table_shift_inputs(table: Table, key: ShiftKey) -> TableShiftInputs:

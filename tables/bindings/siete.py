@@ -6,7 +6,10 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from tables import games
+from tables.bindings import siete_summary
 from tables.engine import siete
 from tables.engine.siete import cards as siete_cards
 from tables.engine.siete import rules
@@ -96,4 +99,9 @@ BINDING = games.GameBinding(
     shoe_card_command=shoe_card,
     # Siete y Medio deals to the cut card (`shuffle: cut_card`).
     shoe_cut_card_command=siete.CutCard,
+    label=gettext_lazy("Siete y Medio"),
+    round_summary=siete_summary.round_summary,
+    summary_keys=siete_summary.SUMMARY_KEYS,
+    summed_rounds=siete_summary.summed_rounds,
+    payout_classes=siete_summary.PAYOUT_CLASSES,
 )

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from tables import games
+from tables.bindings import stud_summary
 from tables.engine import stud
 from tables.engine.poker import cards as poker_cards
 from tables.engine.stud import commands as stud_commands
@@ -101,4 +104,8 @@ BINDING = games.GameBinding(
     report_round_rows=("hands_played", "rounds_voided", "handle", "rake_by_pot", "rake_total"),
     shoe_deck="french",
     shoe_card_command=shoe_card,
+    label=gettext_lazy("Seven-Card Stud"),
+    round_summary=stud_summary.round_summary,
+    summary_keys=stud_summary.SUMMARY_KEYS,
+    summed_rounds=stud_summary.summed_rounds,
 )
