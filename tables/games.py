@@ -7,10 +7,11 @@ live and audit views, and where the current round stands). Tests may register th
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from tables.engine.command_json import CommandShape
 from tables.engine.errors import InvalidInputError
 from tables.engine.game import Game
 from tables.engine.round_summary import RoundSummary
@@ -106,6 +107,18 @@ class GameBinding:
     summed_rounds: Callable[[Any, Window], SummedRounds] | None = None
     # The winning hand classes its paytable pays, in order (the reports' payouts by class).
     payout_classes: tuple[str, ...] = ()
+    # Every command the game takes, as declared for the one JSON parser: the API gives each
+    # its own documented endpoint under /tables/<id>/<route_prefix>/ (the key when None),
+    # except the service's own commands and those only a correction sends (`desk_commands`).
+    commands: Mapping[str, CommandShape] = field(default_factory=dict)
+    route_prefix: str | None = None
+    desk_commands: frozenset[str] = frozenset()
+
+    @property
+    def routed_commands(self) -> tuple[str, ...]:
+        """The commands with an endpoint of their own, in declaration order."""
+        hidden = self.service_commands | self.desk_commands
+        return tuple(name for name in self.commands if name not in hidden)
 
     @property
     def house_banked(self) -> bool:

@@ -62,7 +62,9 @@ BINDING = games.GameBinding(
     state_codec=SIETE_STATE_CODEC,
     approval_commands=APPROVED,
     approval_fields=APPROVED,
-    command_types=frozenset(siete.COMMAND_TYPES),
+    command_types=frozenset(siete.COMMANDS),
+    commands=siete.COMMANDS,
+    route_prefix="siete",
     # Limits and paytable are the pit boss's (ARCHITECTURE 8); a paytable or tie-rule change
     # also needs a second pit boss.
     pit_boss_commands=frozenset({"update_settings"}),
