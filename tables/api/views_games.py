@@ -98,5 +98,5 @@ def binding_routes(binding: games.GameBinding) -> list[URLPattern]:
 
 def game_routes() -> list[URLPattern]:
     """Every registered game's command endpoints (a game registered later needs the URLconf
-    built again to get its own: see tests/tables/test_third_game_end_to_end.py)."""
+    built again to get its own: see tests/devices/test_third_game_end_to_end.py)."""
     return [route for binding in games.every_binding() for route in binding_routes(binding)]
