@@ -11,10 +11,16 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
+from tables import games
 from tables.engine.errors import InvalidInputError
+from tables.engine.round_summary import Payout, RoundSummary
 
-# Siete y Medio's winning hand classes in paytable order (RULES.md §1.4).
-PAYOUT_CLASSES = ("real", "siete_y_medio", "puntaje")
+__all__ = ["Payout", "RoundSummary", "payout_classes"]
+
+
+def payout_classes() -> tuple[str, ...]:
+    """Every game's winning hand classes, in each paytable's order (their bindings say which)."""
+    return games.payout_classes()
 
 
 def table_win(*, drop: int, opener: int, closer: int, fills: int, credits: int) -> int:
@@ -48,35 +54,6 @@ def quantise(value: Fraction | int, places: int = 2) -> Decimal:
     """Round half to even at ``places`` decimals, exactly (no binary floating point)."""
     scaled = round(Fraction(value) * 10**places)
     return Decimal(scaled).scaleb(-places)
-
-
-@dataclass(frozen=True)
-class Payout:
-    """One winning box: its hand class and the net win paid on top of the returned stake."""
-
-    hand_class: str
-    amount: int
-
-
-@dataclass(frozen=True)
-class RoundSummary:
-    """What the reports need of one settled (or voided) round.
-
-    ``house_net`` is the house's result on the round (stakes lost less net wins paid; for Stud,
-    the rake). ``breakage`` is computed net wins less what was paid, positive when rounding
-    favoured the house. ``rake_by_pot`` lists the main pot's rake first, then each side pot's.
-    """
-
-    round_id: str
-    handle: int
-    house_net: int
-    boxes: int = 0
-    payouts: tuple[Payout, ...] = ()
-    pushes: int = 0
-    busts: int = 0
-    breakage: Fraction = Fraction(0)
-    rake_by_pot: tuple[int, ...] = ()
-    voided: bool = False
 
 
 @dataclass(frozen=True)
@@ -128,13 +105,14 @@ def summarise_rounds(rounds: Iterable[RoundSummary]) -> RoundTotals:
 
 
 def _payouts_by_class(rounds: list[RoundSummary]) -> dict[str, ClassTotal]:
-    counts = dict.fromkeys(PAYOUT_CLASSES, 0)
-    amounts = dict.fromkeys(PAYOUT_CLASSES, 0)
+    classes = payout_classes()
+    counts = dict.fromkeys(classes, 0)
+    amounts = dict.fromkeys(classes, 0)
     for summary in rounds:
         for payout in summary.payouts:
             counts[payout.hand_class] += 1
             amounts[payout.hand_class] += payout.amount
-    return {name: ClassTotal(counts[name], amounts[name]) for name in PAYOUT_CLASSES}
+    return {name: ClassTotal(counts[name], amounts[name]) for name in classes}
 
 
 def _rake_by_pot(rounds: list[RoundSummary]) -> tuple[int, ...]:
@@ -152,8 +130,9 @@ def _verify_round(summary: RoundSummary) -> None:
         raise InvalidInputError(
             f"Round {summary.round_id} has a negative amount or count.", code="negative_amount"
         )
+    classes = payout_classes()
     for payout in summary.payouts:
-        if payout.hand_class not in PAYOUT_CLASSES:
+        if payout.hand_class not in classes:
             raise InvalidInputError(
                 f"Round {summary.round_id} pays an unknown hand class {payout.hand_class!r}.",
                 code="unknown_hand_class",

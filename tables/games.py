@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from tables.engine.command_json import CommandShape
 from tables.engine.errors import InvalidInputError
 from tables.engine.game import Game
+from tables.engine.round_summary import RoundSummary
 from tables.engine.state_codec import StateCodec
 
 ROUND_NONE = "none"
@@ -21,6 +23,16 @@ ROUND_SETTLED = "settled"
 ROUND_CLOSED = "closed"
 ROUND_VOIDED = "voided"
 ROUND_FINISHED = frozenset({ROUND_CLOSED, ROUND_VOIDED})
+
+# A shift's window of seqs (opener to closer) and what a fast path sums in it: the rounds'
+# summaries and the seq of each settled round's settlement.
+Window = tuple[int, int]
+SummedRounds = tuple[list[RoundSummary], dict[int, int]]
+
+
+def no_amounts(round_id: str, state: Mapping[str, Any], voided: bool) -> RoundSummary:
+    """A game whose rounds carry no money the reports add up: each round only counts."""
+    return RoundSummary(round_id=round_id, handle=0, house_net=0, voided=voided)
 
 
 @dataclass(frozen=True)
@@ -89,6 +101,36 @@ class GameBinding:
     shoe_deck: str | None = None
     shoe_card_command: Callable[[Any, str, str | None, str], Any] | None = None
     shoe_cut_card_command: Callable[[], Any] | None = None
+    # The name the reports and screens print for the game (a lazily translated text; None:
+    # the key, humanised).
+    label: Any = None
+    # The reports' reading of one finished round from its audit view: (round id, the view's
+    # `summary_keys` parts, whether the round was voided) -> its summary.
+    round_summary: Callable[[str, Mapping[str, Any], bool], RoundSummary] = no_amounts
+    summary_keys: tuple[str, ...] = ()
+    # The same reading done by PostgreSQL over a table's shift (table, window), so the audit
+    # views' JSON is not decoded in Python; None: the Python reading serves every database.
+    summed_rounds: Callable[[Any, Window], SummedRounds] | None = None
+    # The winning hand classes its paytable pays, in order (the reports' payouts by class).
+    payout_classes: tuple[str, ...] = ()
+    # Every command the game takes, as declared for the one JSON parser: the API gives each
+    # its own documented endpoint under /tables/<id>/<route_prefix>/ (the key when None),
+    # except the service's own commands and those only a correction sends (`desk_commands`).
+    commands: Mapping[str, CommandShape] = field(default_factory=dict)
+    route_prefix: str | None = None
+    desk_commands: frozenset[str] = frozenset()
+
+    @property
+    def routed_commands(self) -> tuple[str, ...]:
+        """The commands with an endpoint of their own, in declaration order."""
+        hidden = self.service_commands | self.desk_commands
+        return tuple(name for name in self.commands if name not in hidden)
+
+    @property
+    def house_banked(self) -> bool:
+        """The house banks the hands (and earns the custody win) exactly where it has an edge;
+        a game it only rakes earns the rake (RULES.md §2.4)."""
+        return self.unit_risk is not None
 
 
 _REGISTRY: dict[str, GameBinding] = {}
@@ -106,6 +148,26 @@ def register_loader(key: str, loader: Callable[[], GameBinding]) -> None:
 
 def unregister(key: str) -> None:
     _REGISTRY.pop(key, None)
+
+
+def known_keys() -> tuple[str, ...]:
+    """Every game this floor can play, the engines' own first (in registration order)."""
+    return tuple(dict.fromkeys([*_LOADERS, *_REGISTRY]))
+
+
+def every_binding() -> tuple[GameBinding, ...]:
+    return tuple(binding_for(key) for key in known_keys())
+
+
+def house_banks(game_key: str) -> bool:
+    """Whether the house banks the game (False for a key no engine plays, e.g. an old report's)."""
+    binding = find_binding(game_key)
+    return binding is not None and binding.house_banked
+
+
+def payout_classes() -> tuple[str, ...]:
+    """Every game's paid hand classes, each paytable in its order."""
+    return tuple(dict.fromkeys(name for b in every_binding() for name in b.payout_classes))
 
 
 def find_binding(game_key: str) -> GameBinding | None:

@@ -8,8 +8,8 @@ from typing import Any
 
 from reports.builders.cashier import most_common
 from reports.builders.document import Document, ReportContext, json_ready, report_header
-from reports.builders.inputs import GAMES, HOUSE_BANKED_GAMES
 from reports.figures import hold_percent
+from tables import games
 from tables.engine.errors import InvalidInputError
 
 SUMMED_FIGURES = ("drop", "estimated_drop", "revenue", "actual_win")
@@ -45,11 +45,19 @@ def build_floor_summary(
     document = {
         **header,
         "tables": rows,
-        "by_game": {game: _totals([row for row in rows if row["game"] == game]) for game in GAMES},
+        "by_game": {
+            game: _totals([row for row in rows if row["game"] == game]) for game in _games_of(rows)
+        },
         "floor": _totals(rows),
     }
     ready: Document = json_ready(document)
     return ready
+
+
+def _games_of(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Every game the floor plays (each with its totals, zero where no table played it), and
+    any other a table's report names."""
+    return list(dict.fromkeys([*games.known_keys(), *(row["game"] for row in rows)]))
 
 
 def _pit_boss_of(reports: Sequence[Mapping[str, Any]]) -> str | None:
@@ -106,7 +114,7 @@ def _table_row(report: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _totals(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    banked = [row for row in rows if row["game"] in HOUSE_BANKED_GAMES]
+    banked = [row for row in rows if games.house_banks(row["game"])]
     with_win = [row for row in banked if row["win"] is not None]
     win = sum(row["win"] for row in with_win)
     banked_drop = sum(row["drop"] for row in with_win)

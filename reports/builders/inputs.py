@@ -5,22 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-SIETE_Y_MEDIO = "siete_y_medio"
-STUD = "stud"
-# House-banked games earn the custody win; poker earns only the rake (RULES.md §2.4).
-HOUSE_BANKED_GAMES = frozenset({SIETE_Y_MEDIO})
-GAMES = (SIETE_Y_MEDIO, STUD)
+from tables import games
 
 
 @dataclass(frozen=True)
 class TableInfo:
     table_id: str
     name: str
-    game: str
+    game: str  # the game's binding key (`Table.game`)
 
     @property
     def house_banked(self) -> bool:
-        return self.game in HOUSE_BANKED_GAMES
+        """House-banked games earn the custody win; raked ones only the rake (the binding says)."""
+        return games.house_banks(self.game)
 
 
 @dataclass(frozen=True)

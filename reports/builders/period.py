@@ -10,8 +10,8 @@ from typing import Any
 
 from reports.builders.cashier import most_common
 from reports.builders.document import Document, ReportContext, json_ready, report_header
-from reports.builders.inputs import HOUSE_BANKED_GAMES
 from reports.figures import hold_percent
+from tables import games
 from tables.engine.errors import InvalidInputError
 
 GAMING_DAY, MONTH_TO_DATE, YEAR_TO_DATE = "gaming_day", "month_to_date", "year_to_date"
@@ -102,7 +102,7 @@ def _table_rows(reports: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 def _table_row(shifts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     table = shifts[-1]["table"]
-    banked = table["game"] in HOUSE_BANKED_GAMES
+    banked = games.house_banks(table["game"])
     known = [report["figures"] for report in shifts if report["figures"]["win"] is not None]
     win = sum(figures["win"] for figures in known) if banked and known else None
     win_drop = sum(figures["drop"] for figures in known) if win is not None else 0

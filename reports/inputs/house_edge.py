@@ -22,7 +22,6 @@ from tables.models import Table, TableEvent
 
 SETTINGS_CHANGED = "settings.changed"
 ROUND_SETTLED = "round.settled"
-SIETE = "siete_y_medio"  # the house-banked game the plain helpers below default to
 
 SettingsChanges = list[tuple[int, Mapping[str, Any]]]
 
@@ -86,7 +85,7 @@ def weighted_edge(
     changes: Sequence[tuple[int, Mapping[str, Any]]],
     handles: Iterable[tuple[int, int | None]],
     *,
-    game: str = SIETE,
+    game: str,
 ) -> Fraction:
     """The handle-weighted edge of rounds given as (handle, seq of their settlement).
 

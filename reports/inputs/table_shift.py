@@ -22,8 +22,6 @@ from tables.services.custody.log import (
     previous_closer,
 )
 
-GAME_NAMES = {"seven_card_stud": "stud"}
-
 
 @dataclass(frozen=True)
 class TableShiftInputs:
@@ -38,7 +36,7 @@ class TableShiftInputs:
 
 
 def table_info(table: Table) -> TableInfo:
-    return TableInfo(table.name, table.name, GAME_NAMES.get(table.game, table.game))
+    return TableInfo(table.name, table.name, table.game)
 
 
 def table_shift_inputs(table: Table, key: ShiftKey) -> TableShiftInputs:

@@ -12,6 +12,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tables import games
+
 CODES: dict[str, Promise] = {
     # Report kinds
     "table_shift": gettext_lazy("Table shift report"),
@@ -21,10 +23,7 @@ CODES: dict[str, Promise] = {
     "gaming_day": gettext_lazy("Gaming day totals"),
     "month_to_date": gettext_lazy("Month to date"),
     "year_to_date": gettext_lazy("Year to date"),
-    # Games
-    "siete_y_medio": gettext_lazy("Siete y Medio"),
-    "seven_card_stud": gettext_lazy("Seven-Card Stud"),
-    "stud": gettext_lazy("Seven-Card Stud"),  # the reports' own key for the game
+    # (A game's name comes from its binding: see `label`.)
     # Why a report is provisional
     "shift_not_ended": gettext_lazy("the shift has not ended"),
     "no_closer": gettext_lazy("the table has no closer"),
@@ -63,6 +62,7 @@ CODES: dict[str, Promise] = {
     "breakage": gettext_lazy("Breakage"),
     "rake_total": gettext_lazy("Rake total"),
     "real": gettext_lazy("Real (2 to 1)"),
+    "siete_y_medio": gettext_lazy("Siete y Medio"),  # the hand class, in the payouts by class
     "puntaje": gettext_lazy("Points (1 to 1)"),
     # Slips
     "fill": gettext_lazy("Fill"),
@@ -135,10 +135,16 @@ def label(code: Any) -> str:
         return "-"
     text = str(code)
     name, _sep, table = text.partition(":")
-    found = CODES.get(name)
+    found = CODES.get(name) or _game_label(name)
     if found is None:
         return _humanised(text)
     return str(found) % {"table": table} if table else str(found)
+
+
+def _game_label(code: str) -> Any:
+    """A game's name as its binding gives it (None for a code no game has)."""
+    binding = games.find_binding(code)
+    return binding.label if binding is not None else None
 
 
 def role_label(role: str) -> str:

@@ -1,15 +1,15 @@
 """One documented endpoint per game command, each a thin alias of the generic command path.
 
-The request serializers only describe the body for the OpenAPI schema; the engine's own
-`command_from_json` checks it, so every refusal carries the engine's codes whichever way
-the command came in.
+The routes come from the game registry in one loop: every binding's declared commands
+(`GameBinding.commands`), each reflected into a request serializer from the same declaration
+the one JSON parser reads (`tables.engine.command_json`). The serializers only describe the
+body for the OpenAPI schema (and which fields a body may carry); the parser checks it, so every
+refusal carries the same codes whichever game and whichever way the command came in.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import types
-import typing
+from collections.abc import Mapping
 from typing import Any
 
 from django.urls import URLPattern, path
@@ -19,39 +19,44 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tables import selectors
+from tables import games, selectors
 from tables.api.command_bodies import register_body
 from tables.api.permissions import Declared, described
 from tables.api.views_tables import ERRORS, STATE, run_command
-from tables.engine import siete, stud
-from tables.engine.stud import commands as stud_commands
+from tables.engine.command_json import CommandShape, FieldSpec, field_specs
 
-FIELD_FOR_TYPE: dict[Any, type[serializers.Field[Any, Any, Any, Any]]] = {
+SCALAR_FIELDS: dict[Any, type[serializers.Field[Any, Any, Any, Any]]] = {
     int: serializers.IntegerField,
     str: serializers.CharField,
     bool: serializers.BooleanField,
+    Mapping: serializers.DictField,
 }
 
 
-def _serializer_field(annotation: Any, required: bool) -> serializers.Field[Any, Any, Any, Any]:
-    args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
-    nullable = typing.get_origin(annotation) in (typing.Union, types.UnionType)
-    base = args[0] if nullable and args else annotation
-    field_class = FIELD_FOR_TYPE.get(base)
-    if field_class is None:
-        return serializers.JSONField(required=required)
-    return field_class(required=required, allow_null=nullable)
+def _serializer_field(spec: FieldSpec, name: str) -> serializers.Field[Any, Any, Any, Any]:
+    options: dict[str, Any] = {"required": spec.required, "allow_null": spec.nullable}
+    if spec.base is tuple:
+        return serializers.ListField(child=_item_field(spec.item, f"{name}Item"), **options)
+    if spec.one_of:
+        # Described, not an enum: enum components would be named by clashing field names.
+        options["help_text"] = "One of: " + ", ".join(spec.one_of) + "."
+    return SCALAR_FIELDS[spec.base](**options)
 
 
-def body_serializer(name: str, command_class: type) -> type[serializers.Serializer[Any]]:
-    hints = typing.get_type_hints(command_class)
-    fields = {}
-    for field in dataclasses.fields(command_class):
-        required = (
-            field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
-        )
-        fields[field.name] = _serializer_field(hints[field.name], required)
+def _item_field(item: Any, name: str) -> serializers.Field[Any, Any, Any, Any]:
+    if item in SCALAR_FIELDS:
+        return SCALAR_FIELDS[item]()
+    return _serializer(name, field_specs(item))()
+
+
+def _serializer(name: str, specs: tuple[FieldSpec, ...]) -> type[serializers.Serializer[Any]]:
+    fields = {spec.name: _serializer_field(spec, name + spec.name.title()) for spec in specs}
     return type(name, (serializers.Serializer,), fields)
+
+
+def body_serializer(name: str, shape: CommandShape) -> type[serializers.Serializer[Any]]:
+    """The command's JSON body for the schema, reflected from its declaration."""
+    return _serializer(name, shape.body())
 
 
 def command_view(game: str, command_type: str, body: type[serializers.Serializer[Any]]) -> Any:
@@ -78,45 +83,20 @@ def command_view(game: str, command_type: str, body: type[serializers.Serializer
     return GameCommandView.as_view()
 
 
-def _siete_routes() -> list[URLPattern]:
+def binding_routes(binding: games.GameBinding) -> list[URLPattern]:
+    """`/tables/<id>/<prefix>/<command>` for each command the game routes."""
+    prefix = binding.route_prefix or binding.key
     routes = []
-    for command_type, command_class in siete.COMMAND_TYPES.items():
-        name = "Siete" + command_type.title().replace("_", "") + "Body"
-        view = command_view("siete_y_medio", command_type, body_serializer(name, command_class))
-        url = f"tables/<int:table_id>/siete/{command_type.replace('_', '-')}"
-        routes.append(path(url, view, name=f"siete-{command_type}"))
-    return routes
-
-
-STUD_COMMANDS: dict[str, type] = {
-    "record_card": stud_commands.RecordCard,
-    "burn": stud_commands.Burn,
-    "show": stud_commands.Show,
-    "muck": stud_commands.Muck,
-    "award_pots": stud_commands.AwardPots,
-    "clock_expired": stud_commands.ClockExpired,
-    "ask_to_see": stud_commands.AskToSee,
-    "show_mucked": stud_commands.ShowMucked,
-    **dict.fromkeys(stud_commands.ACTION_KINDS, stud_commands.Action),
-}
-
-
-def _stud_routes() -> list[URLPattern]:
-    routes = []
-    for command_type, command_class in STUD_COMMANDS.items():
-        name = "Stud" + command_type.title().replace("_", "") + "Body"
-        body = body_serializer(name, command_class)
-        if command_class is stud_commands.Action:
-            body = type(name, (serializers.Serializer,), {
-                "seat": serializers.IntegerField(),
-                "amount": serializers.IntegerField(required=False, allow_null=True),
-            })  # fmt: skip
-        view = command_view("seven_card_stud", command_type, body)
-        url = f"tables/<int:table_id>/stud/{command_type.replace('_', '-')}"
-        routes.append(path(url, view, name=f"stud-{command_type}"))
+    for command_type in binding.routed_commands:
+        name = prefix.title().replace("_", "") + command_type.title().replace("_", "") + "Body"
+        body = body_serializer(name, binding.commands[command_type])
+        view = command_view(binding.key, command_type, body)
+        url = f"tables/<int:table_id>/{prefix}/{command_type.replace('_', '-')}"
+        routes.append(path(url, view, name=f"{prefix}-{command_type}"))
     return routes
 
 
 def game_routes() -> list[URLPattern]:
-    assert stud.STUD is not None  # both engines load with the routes
-    return _siete_routes() + _stud_routes()
+    """Every registered game's command endpoints (a game registered later needs the URLconf
+    built again to get its own: see tests/devices/test_third_game_end_to_end.py)."""
+    return [route for binding in games.every_binding() for route in binding_routes(binding)]

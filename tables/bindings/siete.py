@@ -6,7 +6,10 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from tables import games
+from tables.bindings import siete_summary
 from tables.engine import siete
 from tables.engine.siete import cards as siete_cards
 from tables.engine.siete import rules
@@ -67,7 +70,9 @@ BINDING = games.GameBinding(
         ("correct_held_card", ("card",)),
         ("void_round", ("reason",)),
     ),
-    command_types=frozenset(siete.COMMAND_TYPES),
+    command_types=frozenset(siete.COMMANDS),
+    commands=siete.COMMANDS,
+    route_prefix="siete",
     # Limits and paytable are the pit boss's (ARCHITECTURE 8); a paytable or tie-rule change
     # also needs a second pit boss.
     pit_boss_commands=frozenset({"update_settings"}),
@@ -105,4 +110,9 @@ BINDING = games.GameBinding(
     shoe_card_command=shoe_card,
     # Siete y Medio deals to the cut card (`shuffle: cut_card`).
     shoe_cut_card_command=siete.CutCard,
+    label=gettext_lazy("Siete y Medio"),
+    round_summary=siete_summary.round_summary,
+    summary_keys=siete_summary.SUMMARY_KEYS,
+    summed_rounds=siete_summary.summed_rounds,
+    payout_classes=siete_summary.PAYOUT_CLASSES,
 )

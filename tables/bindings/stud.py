@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from tables import games
+from tables.bindings import stud_summary
 from tables.engine import stud
 from tables.engine.poker import cards as poker_cards
 from tables.engine.stud import commands as stud_commands
@@ -13,14 +16,6 @@ from tables.engine.stud import state as stud_state
 from tables.engine.stud.codec import STUD_STATE_CODEC
 from tables.services.seating import project_stacks, start_hand_command
 
-# Every command the engine builds from JSON (tests check each name parses).
-COMMAND_TYPES = frozenset(
-    {
-        "start_hand", "record_card", "burn", "show", "muck", "ask_to_see", "show_mucked",
-        "award_pots", "void_hand", "kill_hand", "correct_held_card", "clock_expired",
-        *stud_commands.ACTION_KINDS,
-    }
-)  # fmt: skip
 ROUND_STATUS = {
     stud_state.IDLE: games.ROUND_NONE,
     stud_state.COMPLETE: games.ROUND_SETTLED,
@@ -100,10 +95,18 @@ BINDING = games.GameBinding(
         ("correct_held_card", ("card",)),
         ("void_hand", ("reason",)),
     ),
-    command_types=COMMAND_TYPES,
+    command_types=frozenset(stud_commands.COMMANDS),
+    commands=stud_commands.COMMANDS,
+    route_prefix="stud",
+    # A hand is voided, a hand killed or a held card corrected only through the corrections.
+    desk_commands=frozenset({"void_hand", "kill_hand", "correct_held_card"}),
     limit_keys=("small_bet", "big_bet", "ante"),
     report_figures=("drop", "drop_source", "estimated_drop", "revenue", "theoretical_basis"),
     report_round_rows=("hands_played", "rounds_voided", "handle", "rake_by_pot", "rake_total"),
     shoe_deck="french",
     shoe_card_command=shoe_card,
+    label=gettext_lazy("Seven-Card Stud"),
+    round_summary=stud_summary.round_summary,
+    summary_keys=stud_summary.SUMMARY_KEYS,
+    summed_rounds=stud_summary.summed_rounds,
 )

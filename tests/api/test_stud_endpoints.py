@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from tables.api.views_games import STUD_COMMANDS
 from tables.engine.stud.commands import RecordCard
 from tables.games import binding_for
 from tables.models import Round, Seat, Table, TableEvent
@@ -25,6 +24,8 @@ from tests.api.game_clients import (
 )
 
 pytestmark = pytest.mark.django_db
+# The commands with an endpoint of their own, as the binding routes them.
+STUD_COMMANDS = binding_for("seven_card_stud").routed_commands
 APPROVAL_COMMANDS = ("void_hand", "kill_hand", "correct_held_card")
 # Third street, dealt in order: two down cards each, then one up card each.
 THIRD_STREET = ("2c", "3d", "4h", "5s", "6c", "7d", "9h", "Ts", "8c")
@@ -342,14 +343,14 @@ REFUSALS: list[tuple[str, str, Any, int, str]] = [
     ("started", "stud/record-card", {"card": "1x"}, 422, "invalid_card"),
     ("started", "stud/record-card", {"card": "2c", "seat": 2}, 409, "card_not_due"),
     ("started", "stud/record-card", {"card": "2c", "source": "shoe"}, 422, "invalid_source"),
-    ("started", "stud/record-card", {"card": "2c", "exposed": "yes"}, 422, "malformed_command"),
+    ("started", "stud/record-card", {"card": "2c", "exposed": "yes"}, 422, "invalid_field"),
     ("started", "stud/burn", {"card": "2c"}, 409, "card_not_due"),
     ("started", "stud/fold", {"seat": 1}, 409, "not_betting_now"),
     ("third_street", "stud/record-card", {"card": "Ah"}, 409, "card_not_due"),
     ("third_street", "stud/check", {"seat": 3}, 409, "bring_in_required"),
     ("third_street", "stud/bring-in", {"seat": 3, "amount": 15}, 422, "wrong_amount"),
     ("third_street", "stud/complete", {"seat": 3, "amount": 10**6}, 422, "insufficient_chips"),
-    ("third_street", "stud/call", {"seat": "three"}, 422, "malformed_command"),
+    ("third_street", "stud/call", {"seat": "three"}, 422, "invalid_field"),
     ("third_street", "stud/bet", {"seat": 3, "amount": 20}, 409, "bring_in_required"),
     ("third_street", "stud/show", {"seat": 1}, 409, "not_showdown"),
     ("third_street", "stud/muck", {"seat": 1}, 409, "not_showdown"),
@@ -391,7 +392,7 @@ REFUSALS: list[tuple[str, str, Any, int, str]] = [
         "corrections",
         {"command": {"type": "void_hand", "data": {"reason": "x", "cause": "?"}}, "reason": "x"},
         422,
-        "malformed_command",
+        "invalid_field",
     ),
 ]
 

@@ -42,7 +42,7 @@ SHIFT_ENDS_AT = datetime(2026, 3, 11, 5, 0, tzinfo=UTC)
 AFTER_THE_SHIFT = datetime(2026, 3, 11, 5, 10, tzinfo=UTC)
 
 MESA_1 = TableInfo("T1", "Mesa 1", "siete_y_medio")
-STUD_2 = TableInfo("T2", "Stud 2", "stud")
+STUD_2 = TableInfo("T2", "Stud 2", "seven_card_stud")
 MESA_3 = TableInfo("T3", "Mesa 3", "siete_y_medio")
 MESA_4 = TableInfo("T4", "Mesa 4", "siete_y_medio")
 

@@ -27,7 +27,7 @@ def test_the_floor_totals_each_game_by_hand() -> None:
     assert (siete["drop"], siete["win"], siete["hold_percent"]) == (2600, -365, "-14.04")
     assert (siete["fills"], siete["credits"], siete["estimated_drop"]) == (2000, 500, 2450)
     assert siete["theoretical_win"] == "5.25"  # Mesa 1's 5.25; Mesa 3 and 4 had no rounds
-    stud = summary["by_game"]["stud"]
+    stud = summary["by_game"]["seven_card_stud"]
     assert (stud["tables"], stud["drop"], stud["revenue"], stud["rake"]) == (1, 400, 6, 6)
     assert stud["hold_percent"] is None
 

@@ -27,6 +27,8 @@ from tables.services import custody
 from tables.services.corrections import correction_approve, correction_request
 from tests.reports.custody_floor import OPENING_CHIPS, Floor, close_books, open_books
 
+SIETE = "siete_y_medio"
+
 PUSH: dict[str, Any] = {"min_stake": 10, "max_stake": 500, "chip": 5}
 BANK: dict[str, Any] = {**PUSH, "ties": "bank"}
 
@@ -71,19 +73,19 @@ def test_a_stud_table_has_no_theoretical_win_even_when_handed_an_edge() -> None:
 
 
 def test_a_shift_under_one_set_of_settings_takes_that_edge() -> None:
-    assert weighted_edge(PUSH, [], [(100, 7), (60, 30)]) == edge(PUSH)
+    assert weighted_edge(PUSH, [], [(100, 7), (60, 30)], game=SIETE) == edge(PUSH)
 
 
 def test_rounds_count_at_the_edge_of_the_settings_in_force_when_they_settled() -> None:
     changes: list[tuple[int, dict[str, Any]]] = [(20, BANK), (50, PUSH)]
     handles = [(100, 10), (40, 25), (60, 49), (30, 80)]
     expected = (130 * edge(PUSH) + 100 * edge(BANK)) / 230
-    assert weighted_edge(PUSH, changes, handles) == expected
+    assert weighted_edge(PUSH, changes, handles, game=SIETE) == expected
 
 
 def test_an_idle_table_shows_the_edge_of_its_latest_settings() -> None:
-    assert weighted_edge(PUSH, [(20, BANK)], []) == edge(BANK)
-    assert weighted_edge(PUSH, [(20, BANK)], [(50, None)]) == edge(BANK)
+    assert weighted_edge(PUSH, [(20, BANK)], [], game=SIETE) == edge(BANK)
+    assert weighted_edge(PUSH, [(20, BANK)], [(50, None)], game=SIETE) == edge(BANK)
 
 
 # --- Through the services: rounds played, settings changed mid-shift, the stored report. ---
@@ -175,4 +177,4 @@ def test_the_floor_summary_totals_the_siete_tables_theoretical_win(floor: Floor)
     theoretical = table_report["figures"]["theoretical_win"]
     assert summary["by_game"]["siete_y_medio"]["theoretical_win"] == theoretical
     assert summary["floor"]["theoretical_win"] == theoretical
-    assert summary["by_game"]["stud"]["theoretical_win"] is None
+    assert summary["by_game"]["seven_card_stud"]["theoretical_win"] is None

@@ -49,9 +49,9 @@ Totals travel in half-points (``total_halves``: 15 is 7½); amounts are integers
 casino's money unit, whole multiples of the smallest chip; breakage is an exact decimal string.
 """
 
-from tables.engine.siete.command_json import command_from_json
 from tables.engine.siete.commands import (
     COMMAND_TYPES,
+    COMMANDS,
     BankStand,
     CancelWager,
     ChangeWager,
@@ -76,6 +76,7 @@ from tables.engine.siete.commands import (
     UpdateSettings,
     VoidBox,
     VoidRound,
+    command_from_json,
 )
 from tables.engine.siete.game import SIETE, SieteYMedio
 from tables.engine.siete.settings import SettingError, SieteSettings
@@ -83,6 +84,7 @@ from tables.engine.siete.state import SieteState
 from tables.engine.siete.view import audit_view, live_view
 
 __all__ = [
+    "COMMANDS",
     "COMMAND_TYPES",
     "SIETE",
     "BankStand",

@@ -10,6 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from tables.engine import command_json
+from tables.engine.command_json import CommandShape
+
 
 @dataclass(frozen=True)
 class StartRound:
@@ -242,3 +245,12 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         UpdateSettings,
     )
 }
+
+# The declaration the one JSON parser reads, and the API routes and reflects.
+COMMANDS: dict[str, CommandShape] = {name: CommandShape(cls) for name, cls in COMMAND_TYPES.items()}
+
+
+def command_from_json(command_type: str, data: Mapping[str, Any] | None) -> Command:
+    """Build a command from a JSON body, e.g. `command_from_json("stand", {"box": 3})`."""
+    command: Command = command_json.command_from_json(COMMANDS, command_type, data)
+    return command
