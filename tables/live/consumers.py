@@ -101,6 +101,8 @@ class TableConsumer(NoticeRelay):
 
 
 class FloorConsumer(NoticeRelay):
+    tiles_language: str | None = None
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         if not await _is_floor_staff(user):
@@ -108,9 +110,17 @@ class FloorConsumer(NoticeRelay):
             return
         language = _tiles_language(self.scope)
         if language is not None and await _may_see_the_floor(user):
+            self.tiles_language = language
+            await floor_drawing.floor_opened(language)
             await self.join(FLOOR_GROUP, floor_tiles_group(language))
         else:
             await self.join(FLOOR_GROUP)
+
+    async def disconnect(self, code: int) -> None:
+        if self.tiles_language is not None:
+            await floor_drawing.floor_closed(self.tiles_language)
+            self.tiles_language = None
+        await super().disconnect(code)
 
     async def tile_drawn(self, message: dict[str, Any]) -> None:
         await self.send_json(

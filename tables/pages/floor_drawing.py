@@ -64,9 +64,45 @@ def tiles_html(tiles: Sequence[floor_tiles.FloorTile]) -> list[SafeString]:
     return [mark_safe(found.get(key) or drawn[key]) for key in keys]
 
 
+def _watchers_key(language: str) -> str:
+    return f"floor:open-tiles:{language}"
+
+
+async def floor_opened(language: str) -> None:
+    """Counts an open floor page in its language (its socket joined the tiles' group)."""
+    key = _watchers_key(language)
+    await cache.aadd(key, 0, timeout=None)
+    try:
+        await cache.aincr(key)
+    except ValueError:  # evicted between the two calls: count this floor alone
+        await cache.aset(key, 1, timeout=None)
+
+
+async def floor_closed(language: str) -> None:
+    key = _watchers_key(language)
+    try:
+        if await cache.adecr(key) < 0:
+            await cache.aset(key, 0, timeout=None)
+    except ValueError:  # nothing counted (evicted): nothing to take back
+        return
+
+
+def watched_languages() -> list[str]:
+    """The languages some floor page is open in, in one cache read. A count left behind by a
+    process that died only costs a drawing nobody receives; a page that missed a drawing
+    fetches its tile, so the count is an economy, never a condition of correctness."""
+    keys = {language: _watchers_key(language) for language in floor_languages()}
+    counts = cache.get_many(list(keys.values()))
+    return [language for language, key in keys.items() if counts.get(key, 0) > 0]
+
+
 def draw_on_commit(table_id: int) -> list[tuple[str, dict[str, Any]]]:
-    """The table's tile drawn in every language of the floor, cached, and the messages that
-    carry it to the floors' groups (sent by the caller, before the change notice)."""
+    """The table's tile drawn in each language a floor page is open in, cached, and the
+    messages that carry it to the floors' groups (sent by the caller, before the change
+    notice). With no floor open, a write draws nothing: the drawing is for the pages."""
+    languages = watched_languages()
+    if not languages:
+        return []
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return []
@@ -74,7 +110,7 @@ def draw_on_commit(table_id: int) -> list[tuple[str, dict[str, Any]]]:
     tile = floor_tiles.floor_tile(table)
     drawn: dict[str, str] = {}
     messages: list[tuple[str, dict[str, Any]]] = []
-    for language in floor_languages():
+    for language in languages:
         with translation.override(language):
             html = render_to_string("floor/_tile.html", {"tile": tile})
         drawn[_key(tile, language)] = html

@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from casino.asgi import application
+from tables.live import groups as live_groups
 from tables.models import Table
 from tables.pages import floor_drawing, floor_tiles
 from tables.services import custody, live
@@ -51,9 +52,21 @@ def tile_keys(table: Table) -> dict[str, str]:
     return {language: floor_drawing._key(tile, language) for language in ("es", "pt-br", "en")}
 
 
+@pytest.fixture(autouse=True)
+def no_floor_open() -> None:
+    """Each test starts with no floor page counted open (the cache outlives a test)."""
+    cache.delete_many([floor_drawing._watchers_key(lang) for lang in ("es", "pt-br", "en")])
+
+
+def open_floors(*languages: str) -> None:
+    for language in languages:
+        async_to_sync(floor_drawing.floor_opened)(language)
+
+
 def test_the_writer_fills_the_tile_cache_on_commit_and_the_fetch_only_reads_it(
     floor: LiveFloor, django_capture_on_commit_callbacks: Any
 ) -> None:
+    open_floors("es", "pt-br", "en")
     with django_capture_on_commit_callbacks(execute=False) as after_commit:
         custody.buy_in_record(table_id=floor.table.pk, amount=100, actor=floor.dealer)
     keys = tile_keys(floor.table)
@@ -71,6 +84,18 @@ def test_the_writer_fills_the_tile_cache_on_commit_and_the_fetch_only_reads_it(
         f"/floor/tiles/?tables={floor.table.pk}", HTTP_ACCEPT_LANGUAGE="es"
     )
     assert fetched.content.decode() == drawn[keys["es"]]
+
+
+def test_with_no_floor_open_a_write_draws_nothing_and_a_closed_floor_stops_the_drawing(
+    floor: LiveFloor, django_capture_on_commit_callbacks: Any
+) -> None:
+    assert floor_drawing.draw_on_commit(floor.table.pk) == []
+    open_floors("en")
+    assert [group for group, _ in floor_drawing.draw_on_commit(floor.table.pk)] == [
+        live_groups.floor_tiles_group("en")
+    ]
+    async_to_sync(floor_drawing.floor_closed)("en")
+    assert floor_drawing.draw_on_commit(floor.table.pk) == []
 
 
 def test_a_coalesced_fetch_returns_exactly_the_tiles_asked(floor: LiveFloor) -> None:
