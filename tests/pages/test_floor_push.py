@@ -137,6 +137,9 @@ async def _heard(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
     return heard
 
 
+# Transactional: the consumers' database calls close a connection held in a test's atomic block
+# (PostgreSQL; SQLite's in-memory test database is never closed).
+@pytest.mark.django_db(transaction=True)
 def test_a_pushed_tile_goes_to_pit_bosses_in_their_language_and_shows_no_hidden_card(
     floor: LiveFloor, django_capture_on_commit_callbacks: Any
 ) -> None:
