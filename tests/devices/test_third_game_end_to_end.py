@@ -8,21 +8,27 @@ import dataclasses
 import hashlib
 import importlib
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.urls import clear_url_caches
+from django.utils import timezone
 from shoe_floor_harness import fast_password_hashing
 
 from devices.codec.cards import DeckType, card_byte
 from devices.codec.messages import CardDrawn, Hello
 from devices.django_sink import DjangoLinkSink
 from devices.registry.enrollment import binding_approve, binding_request, device_enroll
+from reports.services.storing import produce_report
+from reports.shifts import floor_clock
 from tables import games
 from tables.engine.command_json import CommandShape
 from tables.models import Table, TableEvent
-from tables.services.floor import dealer_assign, table_create, table_set_status
+from tables.services.commands import table_command
+from tables.services.floor import dealer_assign, round_open, table_create, table_set_status
+from tests.reports.custody_floor import close_books, open_books
 from tests.tables.tally_game import BINDING, Add, CloseRound, VoidRound
 
 pytestmark = pytest.mark.django_db
@@ -102,3 +108,46 @@ def test_a_third_game_is_played_through_its_own_endpoints_and_dealt_by_a_shoe(
         "/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json"
     )
     assert "/api/tables/{table_id}/card_tally/add" in schema.json()["paths"]
+
+
+def play(table: Table, command: Any, dealer: User) -> None:
+    table_command(table_id=table.pk, command=command, actor=dealer, source="tablet")
+
+
+def test_a_third_games_shift_closes_into_a_table_shift_report(
+    third_game: games.GameBinding, dealer_dora: User, pit_boss_paula: User
+) -> None:
+    """The shift of a game neither `devices/` nor `reports/` knows: its books opened and
+    closed, rounds played through its endpoints, and the table shift report built by the same
+    job as every game's, with the game's own key and label from its binding."""
+    clock = floor_clock()
+    key = clock.last_ended(timezone.now())
+    table = table_create(name="CT-10", game="card_tally", seat_count=1, settings={"max_add": 40})
+    chips = {"100": 10}
+    open_books(
+        table.pk,
+        dealer=dealer_dora,
+        pit_boss=pit_boss_paula,
+        chips=chips,
+        occurred_at=clock.bounds(key)[0] + timedelta(minutes=5),
+    )
+    for amounts in ((4, 9), (12,)):
+        round_open(table_id=table.pk, actor=dealer_dora)
+        for amount in amounts:
+            table_command(
+                table_id=table.pk, command=Add(amount), actor=dealer_dora, source="tablet"
+            )
+        table_command(table_id=table.pk, command=CloseRound(), actor=dealer_dora, source="tablet")
+    close_books(table.pk, dealer=dealer_dora, pit_boss=pit_boss_paula, chips=chips)
+
+    report = produce_report("table_shift", key, table=table)
+    document = report.document
+    assert document["table"]["game"] == "card_tally"
+    assert document["table"]["report_rows"] == {
+        "figures": list(third_game.report_figures),
+        "rounds": list(third_game.report_round_rows),
+    }
+    assert document["rounds"]["hands_played"] == 2
+    assert document["custody"]["opener"]["dealer"] == "dora"
+    assert document["custody"]["closer"]["total"] == 1000
+    assert {"role": "dealer", "name": "dora"} in document["signatures"]
