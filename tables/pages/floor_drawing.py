@@ -14,6 +14,7 @@ content, so only those the page itself lets in (the pit boss) may join the tiles
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -76,10 +77,12 @@ async def floor_opened(language: str) -> None:
         await cache.aincr(key)
     except ValueError:  # evicted between the two calls: count this floor alone
         await cache.aset(key, 1, timeout=None)
+    forget_watchers_read()
 
 
 async def floor_closed(language: str) -> None:
     key = _watchers_key(language)
+    forget_watchers_read()
     try:
         if await cache.adecr(key) < 0:
             await cache.aset(key, 0, timeout=None)
@@ -87,13 +90,33 @@ async def floor_closed(language: str) -> None:
         return
 
 
+# How long a process keeps its reading of the open floors: a write must not pay a cache round
+# trip to learn it, and a floor opened meanwhile fetches what it missed within a second.
+WATCHERS_READ_SECONDS = 1.0
+_watchers_read: tuple[float, list[str]] = (float("-inf"), [])
+
+
 def watched_languages() -> list[str]:
-    """The languages some floor page is open in, in one cache read. A count left behind by a
-    process that died only costs a drawing nobody receives; a page that missed a drawing
-    fetches its tile, so the count is an economy, never a condition of correctness."""
+    """The languages some floor page is open in, read from the cache at most once a second
+    per process. A count left behind by a process that died only costs a drawing nobody
+    receives; a page that missed a drawing fetches its tile, so the count is an economy,
+    never a condition of correctness."""
+    global _watchers_read
+    read_at, languages = _watchers_read
+    now = time.monotonic()
+    if now - read_at < WATCHERS_READ_SECONDS:
+        return languages
     keys = {language: _watchers_key(language) for language in floor_languages()}
     counts = cache.get_many(list(keys.values()))
-    return [language for language, key in keys.items() if counts.get(key, 0) > 0]
+    languages = [language for language, key in keys.items() if counts.get(key, 0) > 0]
+    _watchers_read = (now, languages)
+    return languages
+
+
+def forget_watchers_read() -> None:
+    """The next write reads the open floors afresh (a floor just opened or closed here)."""
+    global _watchers_read
+    _watchers_read = (float("-inf"), [])
 
 
 def draw_on_commit(table_id: int) -> list[tuple[str, dict[str, Any]]]:

@@ -8,7 +8,6 @@ touches the database while the reader commits.
 
 from __future__ import annotations
 
-import importlib
 import queue
 import random
 import threading
@@ -21,7 +20,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from shoe_link_harness import fast_link_settings, relayed_line, wait_until
 
 from devices.codec.cards import DeckType
@@ -36,8 +34,6 @@ from devices.simulator.runner import DrawPlan, SimulatorRunner, retransmit_after
 from devices.simulator.shoe import SimulatedShoe
 from tables.models import Table
 
-LOG_GUARD = importlib.import_module("tables.migrations.0003_event_log_append_only")
-
 # No background writes while the test thread uses the database (SQLite locks whole tables).
 QUIET_LINK = fast_link_settings(counters_interval_s=3600.0)
 
@@ -46,28 +42,6 @@ QUIET_LINK = fast_link_settings(counters_interval_s=3600.0)
 def fast_password_hashing(settings: Any) -> None:
     """The personas' passwords are never checked here; a slow hash only slows the tests."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def erasable_log() -> Iterator[None]:
-    """Let a transactional test's flush empty the log on SQLite (PostgreSQL truncates).
-
-    SQLite flushes with DELETE, which the append-only trigger refuses: the rows go first with
-    the trigger lifted for that one statement, and the guard is back before the next test.
-    """
-    yield
-    if connection.vendor != "sqlite":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("PRAGMA foreign_keys = OFF")
-        for statement in LOG_GUARD.SQLITE_REMOVE:
-            cursor.execute(statement)
-        try:
-            cursor.execute("DELETE FROM tables_tableevent")
-        finally:
-            for statement in LOG_GUARD.SQLITE_INSTALL:
-                cursor.execute(statement)
-            cursor.execute("PRAGMA foreign_keys = ON")
 
 
 def bind_shoe(

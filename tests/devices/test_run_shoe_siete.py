@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from shoe_floor_harness import bind_shoe, erasable_log, fast_password_hashing, shoe_at_table
+from shoe_floor_harness import bind_shoe, fast_password_hashing, shoe_at_table
 
 from devices.models import DeviceEvent, MisreadHold
 from tables.models import Alert, Round, Table, TableEvent
 from tables.services.floor import dealer_assign, table_create, table_set_status
 from tables.verification import verify_table
+from tests.log_guard import erasable_log
 
 pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),

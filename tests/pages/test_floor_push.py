@@ -20,6 +20,7 @@ from tables.models import Table
 from tables.pages import floor_drawing, floor_tiles
 from tables.services import custody, live
 from tables.services.floor import table_create
+from tests.log_guard import erasable_log
 from tests.pages.supervision_floor import (
     SIETE_SETTINGS,
     LiveFloor,
@@ -28,6 +29,7 @@ from tests.pages.supervision_floor import (
 )
 
 pytestmark = pytest.mark.django_db
+__all__ = ["erasable_log"]
 HIDDEN_CARD = "7O"
 TILE_ID = re.compile(r'<article id="tile-(\d+)"')
 
@@ -56,6 +58,7 @@ def tile_keys(table: Table) -> dict[str, str]:
 def no_floor_open() -> None:
     """Each test starts with no floor page counted open (the cache outlives a test)."""
     cache.delete_many([floor_drawing._watchers_key(lang) for lang in ("es", "pt-br", "en")])
+    floor_drawing.forget_watchers_read()
 
 
 def open_floors(*languages: str) -> None:
@@ -140,6 +143,7 @@ async def _heard(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
 # Transactional: the consumers' database calls close a connection held in a test's atomic block
 # (PostgreSQL; SQLite's in-memory test database is never closed).
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("erasable_log")
 def test_a_pushed_tile_goes_to_pit_bosses_in_their_language_and_shows_no_hidden_card(
     floor: LiveFloor, django_capture_on_commit_callbacks: Any
 ) -> None:
