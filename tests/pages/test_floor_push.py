@@ -12,6 +12,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 
 from casino.asgi import application
@@ -20,7 +21,6 @@ from tables.models import Table
 from tables.pages import floor_drawing, floor_tiles
 from tables.services import custody, live
 from tables.services.floor import table_create
-from tests.log_guard import erasable_log
 from tests.pages.supervision_floor import (
     SIETE_SETTINGS,
     LiveFloor,
@@ -29,7 +29,6 @@ from tests.pages.supervision_floor import (
 )
 
 pytestmark = pytest.mark.django_db
-__all__ = ["erasable_log"]
 HIDDEN_CARD = "7O"
 TILE_ID = re.compile(r'<article id="tile-(\d+)"')
 
@@ -140,10 +139,10 @@ async def _heard(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
     return heard
 
 
-# Transactional: the consumers' database calls close a connection held in a test's atomic block
-# (PostgreSQL; SQLite's in-memory test database is never closed).
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("erasable_log")
+# Transactional on PostgreSQL: the consumers' database calls close a connection held in a
+# test's atomic block there (SQLite's in-memory test database is never closed, and a flush
+# there would leave content types under new ids for the serialized shoe tests).
+@pytest.mark.django_db(transaction=connection.vendor == "postgresql")
 def test_a_pushed_tile_goes_to_pit_bosses_in_their_language_and_shows_no_hidden_card(
     floor: LiveFloor, django_capture_on_commit_callbacks: Any
 ) -> None:
