@@ -19,11 +19,11 @@ from reports.inputs.variance import table_shift_band
 from reports.models import Report, ReportRendering
 from reports.pages import audit_desk
 from reports.shifts import ShiftKey, floor_clock
-from tables import roles
 from tables.models import Table
 from tables.pages.floor_access import refusal_text, screen_for
+from tables.policy import screens
 
-AUDIT = (roles.AUDITOR,)
+AUDIT = screens.viewers("audit")
 CONTENT_TYPES = {
     "json": "application/json",
     "csv": "text/csv; charset=utf-8",

@@ -13,14 +13,14 @@ from django.views.decorators.http import require_POST
 from reports.denominations import table_denominations
 from reports.pages import cage_queue
 from reports.shifts import floor_clock
-from tables import roles
 from tables.engine.errors import InvalidInputError, RuleError
 from tables.models import Table
 from tables.pages.floor_access import refusal_text, screen_for, viewer
 from tables.pages.floor_counts import chips_from_form
+from tables.policy import screens
 from tables.services.custody import slips
 
-CAGE = (roles.CASHIER,)
+CAGE = screens.viewers("cage")
 
 
 @screen_for(*CAGE)

@@ -19,8 +19,9 @@ from tables import roles
 from tables.live.groups import FLOOR_GROUP, floor_tiles_group, table_group
 from tables.models import Table
 from tables.pages import floor_drawing
+from tables.policy import screens
 
-STAFF_ROLES = (roles.DEALER, roles.PIT_BOSS, roles.CASHIER, roles.AUDITOR)
+STAFF_ROLES = screens.viewers("notices")
 # Close codes in the 4000s are the application's own: the page shows why and stops retrying.
 CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NOT_FOUND = 4404

@@ -28,10 +28,11 @@ from tables import roles
 from tables.live.groups import floor_tiles_group
 from tables.models import Table
 from tables.pages import floor_tiles
+from tables.policy import screens
 from tables.services import live
 
 # Who may see the floor page, its fragments and its pushed tiles: one answer for all three.
-FLOOR_VIEWERS = (roles.PIT_BOSS,)
+FLOOR_VIEWERS = screens.viewers("floor")
 TILE_DRAWN = "tile.drawn"
 
 
