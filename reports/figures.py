@@ -6,21 +6,15 @@ win and breakage) until :func:`quantise` turns it into a :class:`~decimal.Decima
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
-from tables import games
 from tables.engine.errors import InvalidInputError
 from tables.engine.round_summary import Payout, RoundSummary
 
-__all__ = ["Payout", "RoundSummary", "payout_classes"]
-
-
-def payout_classes() -> tuple[str, ...]:
-    """Every game's winning hand classes, in each paytable's order (their bindings say which)."""
-    return games.payout_classes()
+__all__ = ["Payout", "RoundSummary"]
 
 
 def table_win(*, drop: int, opener: int, closer: int, fills: int, credits: int) -> int:
@@ -84,18 +78,23 @@ class RoundTotals:
         return sum(total.amount for total in self.payouts_by_class.values())
 
 
-def summarise_rounds(rounds: Iterable[RoundSummary]) -> RoundTotals:
-    """Add up the shift's rounds; a voided round counts only as voided (its stakes went back)."""
+def summarise_rounds(
+    rounds: Iterable[RoundSummary], *, payout_classes: Sequence[str]
+) -> RoundTotals:
+    """Add up the shift's rounds; a voided round counts only as voided (its stakes went back).
+    ``payout_classes`` are the classes the game's paytable pays (`tables.games.payout_classes`):
+    each is totalled, zero or not, and a round paying another class is refused."""
+    classes = tuple(payout_classes)
     every_round = tuple(rounds)
     for summary in every_round:
-        _verify_round(summary)
+        _verify_round(summary, classes)
     played = [summary for summary in every_round if not summary.voided]
     return RoundTotals(
         hands_played=len(played),
         rounds_voided=len(every_round) - len(played),
         boxes_played=sum(summary.boxes for summary in played),
         handle=sum(summary.handle for summary in played),
-        payouts_by_class=_payouts_by_class(played),
+        payouts_by_class=_payouts_by_class(played, classes),
         pushes=sum(summary.pushes for summary in played),
         busts=sum(summary.busts for summary in played),
         breakage=sum((summary.breakage for summary in played), Fraction(0)),
@@ -104,8 +103,9 @@ def summarise_rounds(rounds: Iterable[RoundSummary]) -> RoundTotals:
     )
 
 
-def _payouts_by_class(rounds: list[RoundSummary]) -> dict[str, ClassTotal]:
-    classes = payout_classes()
+def _payouts_by_class(
+    rounds: list[RoundSummary], classes: tuple[str, ...]
+) -> dict[str, ClassTotal]:
     counts = dict.fromkeys(classes, 0)
     amounts = dict.fromkeys(classes, 0)
     for summary in rounds:
@@ -124,13 +124,12 @@ def _rake_by_pot(rounds: list[RoundSummary]) -> tuple[int, ...]:
     return tuple(totals)
 
 
-def _verify_round(summary: RoundSummary) -> None:
+def _verify_round(summary: RoundSummary, classes: tuple[str, ...]) -> None:
     amounts = (summary.handle, summary.boxes, summary.pushes, summary.busts, *summary.rake_by_pot)
     if any(amount < 0 for amount in amounts) or any(p.amount < 0 for p in summary.payouts):
         raise InvalidInputError(
             f"Round {summary.round_id} has a negative amount or count.", code="negative_amount"
         )
-    classes = payout_classes()
     for payout in summary.payouts:
         if payout.hand_class not in classes:
             raise InvalidInputError(

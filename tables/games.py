@@ -165,9 +165,11 @@ def house_banks(game_key: str) -> bool:
     return binding is not None and binding.house_banked
 
 
-def payout_classes() -> tuple[str, ...]:
-    """Every game's paid hand classes, each paytable in its order."""
-    return tuple(dict.fromkeys(name for b in every_binding() for name in b.payout_classes))
+def payout_classes(game_key: str) -> tuple[str, ...]:
+    """The hand classes the game's paytable pays, in its order; none for a raked game or a key
+    no engine plays (an old report's)."""
+    binding = find_binding(game_key)
+    return binding.payout_classes if binding is not None else ()
 
 
 def find_binding(game_key: str) -> GameBinding | None:

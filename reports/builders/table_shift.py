@@ -55,7 +55,7 @@ def build_table_shift_report(
     them a printed report shows every row.
     ``band`` is where the actual win should lie (`reports.inputs.variance`), when it was read."""
     _verify_one_table(table, ledger, alerts)
-    totals = summarise_rounds(rounds)
+    totals = summarise_rounds(rounds, payout_classes=games.payout_classes(table.game))
     closer_or_opener = ledger.closer or ledger.opener
     header = report_header(
         "table_shift",

@@ -187,7 +187,7 @@ def shift_so_far(table: Table) -> ShiftSoFar | None:
     ledger = inputs.ledger
     if ledger.opener is None:
         return None
-    totals = summarise_rounds(inputs.rounds)
+    totals = summarise_rounds(inputs.rounds, payout_classes=games.payout_classes(table.game))
     counted = ledger.drop is not None
     drop = ledger.drop.amount if ledger.drop is not None else ledger.estimated_drop
     counted_win = counted and ledger.closer is not None

@@ -148,6 +148,7 @@ def test_a_third_games_shift_closes_into_a_table_shift_report(
         "rounds": list(third_game.report_round_rows),
     }
     assert document["rounds"]["hands_played"] == 2
+    assert document["rounds"]["payouts_by_class"] == {}  # its binding names no paid class
     assert document["custody"]["opener"]["dealer"] == "dora"
     assert document["custody"]["closer"]["total"] == 1000
     assert {"role": "dealer", "name": "dora"} in document["signatures"]

@@ -15,7 +15,10 @@ from reports.figures import (
     table_win,
     theoretical_win,
 )
+from tables import games
 from tables.engine.errors import InvalidInputError
+
+SIETE_CLASSES = games.payout_classes("siete_y_medio")
 
 
 def test_win_is_drop_plus_closer_plus_credits_less_opener_and_fills() -> None:
@@ -87,7 +90,7 @@ def siete_rounds() -> list[RoundSummary]:
 
 
 def test_round_totals_add_up_the_settled_rounds_and_skip_the_voided_one() -> None:
-    totals = summarise_rounds(siete_rounds())
+    totals = summarise_rounds(siete_rounds(), payout_classes=SIETE_CLASSES)
     assert (totals.hands_played, totals.rounds_voided, totals.boxes_played) == (2, 1, 5)
     assert totals.handle == 175
     assert dict(totals.payouts_by_class) == {
@@ -107,21 +110,34 @@ def test_rake_is_totalled_pot_by_pot() -> None:
         RoundSummary("h2", handle=40, house_net=2, boxes=3, rake_by_pot=(2,)),
         RoundSummary("h3", handle=6, house_net=0, boxes=3),  # everyone folded on 3rd street
     ]
-    totals = summarise_rounds(hands)
+    totals = summarise_rounds(hands, payout_classes=games.payout_classes("seven_card_stud"))
     assert totals.rake_by_pot == (5, 1)
     assert totals.rake_total == 6
     assert totals.hands_played == 3
 
 
 def test_no_rounds_give_zero_totals() -> None:
-    totals = summarise_rounds([])
+    totals = summarise_rounds([], payout_classes=SIETE_CLASSES)
     assert (totals.hands_played, totals.handle, totals.house_net, totals.rake_by_pot) == (
         0,
         0,
         0,
         (),
     )
-    assert totals.payouts_by_class["real"] == ClassTotal(0, 0)
+    assert dict(totals.payouts_by_class) == dict.fromkeys(SIETE_CLASSES, ClassTotal(0, 0))
+
+
+def test_the_payout_classes_are_the_games_own() -> None:
+    """Siete's paytable names its classes; a raked game pays none, so lists none."""
+    assert SIETE_CLASSES == ("real", "siete_y_medio", "puntaje")
+    assert games.payout_classes("seven_card_stud") == ()
+    assert games.payout_classes("no_such_game") == ()
+    stud = summarise_rounds(
+        [RoundSummary("h1", handle=80, house_net=4, rake_by_pot=(4,))],
+        payout_classes=games.payout_classes("seven_card_stud"),
+    )
+    assert dict(stud.payouts_by_class) == {}
+    assert stud.payouts_total == 0
 
 
 @pytest.mark.parametrize(
@@ -140,5 +156,13 @@ def test_no_rounds_give_zero_totals() -> None:
 )
 def test_an_impossible_round_summary_is_refused(summary: RoundSummary, code: str) -> None:
     with pytest.raises(InvalidInputError) as refused:
-        summarise_rounds([summary])
+        summarise_rounds([summary], payout_classes=SIETE_CLASSES)
     assert refused.value.code == code
+
+
+def test_a_raked_games_round_paying_a_hand_class_is_refused() -> None:
+    """Siete's classes are no class at a game whose binding pays none."""
+    paid = RoundSummary("h1", handle=10, house_net=0, payouts=(Payout("real", 5),))
+    with pytest.raises(InvalidInputError) as refused:
+        summarise_rounds([paid], payout_classes=games.payout_classes("seven_card_stud"))
+    assert refused.value.code == "unknown_hand_class"

@@ -177,6 +177,18 @@ def test_a_stud_table_prints_no_siete_y_medio_rows() -> None:
     assert "Rake: main pot" in text
 
 
+def test_a_stud_document_lists_no_payout_classes_even_printed_with_every_row() -> None:
+    """Stud's binding pays no hand class: the document lists none, so a print of every row
+    (a document stored without its game's rows) has no Siete y Medio class at zero."""
+    stud = stud_2_report()
+    assert stud["rounds"]["payouts_by_class"] == {}
+    every_row = {**stud, "table": {**stud["table"], "report_rows": None}}
+    assert "Paid:" not in pdf_text(every_row, "en")
+    csv_text = render_csv(every_row).decode()
+    assert "rake_total" in csv_text
+    assert not any(name in csv_text for name in ("real", "siete_y_medio", "puntaje"))
+
+
 def test_a_siete_table_prints_no_rake_rows() -> None:
     text = pdf_text(mesa_1_report(), "en")
     assert "Rake" not in text

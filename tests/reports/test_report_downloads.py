@@ -108,6 +108,7 @@ def test_a_stud_tables_stored_report_prints_the_rows_of_its_game(floor: Floor) -
     )
     report = produce_report("table_shift", past_shift(floor), table=stud)
     assert "busts" not in report.document["table"]["report_rows"]["rounds"]
+    assert report.document["rounds"]["payouts_by_class"] == {}
     text = pdf_text(bytes(report.pdf_bytes))
     assert "Seven-Card Stud" in text
     assert "Rake total" in text
