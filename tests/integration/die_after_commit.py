@@ -43,10 +43,20 @@ class DieAfterCommitMiddleware:
             and "Idempotency-Key" in request.headers
             and self.switch.exists()
         ):
-            record = killed_record(self.switch)
-            with record.open("w") as out:
-                out.write(f"{request.headers['Idempotency-Key']} {request.path}\n")
-                out.flush()
-                os.fsync(out.fileno())
-            os.killpg(os.getpgrp(), signal.SIGKILL)
+            self.die(f"{request.headers['Idempotency-Key']} {request.path}\n")
         return response
+
+    def die(self, command: str) -> None:
+        """Record the command, then kill the node. A worker serves requests on several threads:
+        only the first to get here records its command (O_EXCL); another, racing it, returns
+        its answer or dies with the node, whichever comes first."""
+        try:
+            descriptor = os.open(killed_record(self.switch), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return
+        try:
+            os.write(descriptor, command.encode())
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        os.killpg(os.getpgrp(), signal.SIGKILL)
