@@ -5,7 +5,8 @@ Every command carries an Idempotency-Key. A request that gets no answer (the con
 cut, refused or times out) or a gateway's 502/503/504 is sent again with the SAME key and the
 same body until a node answers it: a command the dead node had already applied is answered from
 its idempotency record, one it had not is applied once. What the clients got is kept, so the
-test can hold the log to it.
+test can hold the log to it. The play itself (what to send next) is the benchmarks' dealers'
+own, bench/dealer_play.py.
 """
 
 from __future__ import annotations
@@ -19,10 +20,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-SIETE = "siete_y_medio"
-SIETE_STAKE = 2
-SPANISH_DECK = [f"{rank}{suit}" for rank in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12) for suit in "OCEB"]
-FRENCH_DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
+from bench.dealer_play import TablePlay
+
 GATEWAY_STATUSES = frozenset({502, 503, 504})
 # A command gets this long to find a node that answers it.
 GIVE_UP_SECONDS = 30.0
@@ -103,24 +102,23 @@ class RetryingClient:
             time.sleep(0.1)
 
 
-class RetryingDealer:
+class RetryingDealer(TablePlay):
     """One table's dealer: plays until `stop` is set, one request every `interval` seconds."""
 
     def __init__(
         self, port: int, token: str, table_id: int, game: str, seed: int, interval: float
     ) -> None:
+        super().__init__(game, random.Random(seed), max_boxes=3)
         self.client = RetryingClient(port, token)
-        self.table_id, self.game = table_id, game
-        self.rng = random.Random(seed)
+        self.table_id = table_id
         self.interval = interval
         self.record = Record()
         self.failure: BaseException | None = None
 
     def run(self, stop: threading.Event) -> None:
-        play = self.siete_round if self.game == SIETE else self.stud_hand
         try:
             while not stop.is_set():
-                play()
+                self.play_one()
                 self.record.rounds += 1
         except BaseException as error:  # reported by the test, with the table's name
             self.failure = error
@@ -154,63 +152,6 @@ class RetryingDealer:
         )
         assert status == 200, body
         return dict(body["state"])
-
-    def siete_round(self) -> None:
-        deck = SPANISH_DECK.copy()
-        self.rng.shuffle(deck)
-        state = self.state()
-        if state["phase"] in ("no_round", "settled", "voided"):
-            self.post("siete/start-round")
-            for box in range(1, 1 + self.rng.randint(1, 3)):
-                self.post("siete/place-wager", box=box, amount=SIETE_STAKE)
-            state = self.post("siete/record-card", card=deck.pop()) or self.state()
-        for _ in range(80):
-            if state["phase"] == "settled":
-                return
-            state = self._siete_step(state, deck) or self.state()
-        raise AssertionError(f"a Siete round did not finish: {state['phase']}")
-
-    def _siete_step(self, state: dict[str, Any], deck: list[str]) -> dict[str, Any] | None:
-        turn = state["turn"]
-        if state["next_card"] is not None and (turn is None or turn["hand"] != "bank"):
-            return self.post("siete/record-card", card=deck.pop())
-        if turn and turn["hand"] == "box":
-            box = next(b for b in state["boxes"] if b["box"] == turn["box"])
-            if box["status"] == "playing" and self.rng.random() < 0.5:
-                self.post("siete/request-draw", box=turn["box"], face_down=False)
-                return self.post("siete/record-card", card=deck.pop())
-            return self.post("siete/stand", box=turn["box"])
-        if turn and turn["hand"] == "bank":
-            if state["bank"]["cards"] and all("card" in c for c in state["bank"]["cards"]):
-                return self.post("siete/record-card", card=deck.pop())
-            return self.post("siete/reveal-bank")
-        return self.post("siete/record-card", card=deck.pop())
-
-    def stud_hand(self) -> None:
-        deck = FRENCH_DECK.copy()
-        self.rng.shuffle(deck)
-        state = self.state()
-        if state["phase"] in ("idle", "complete", "voided"):
-            state = self.post("rounds") or self.state()
-        for _ in range(400):
-            if state["phase"] in ("complete", "voided"):
-                return
-            state = self._stud_step(state, deck) or self.state()
-        raise AssertionError(f"a Stud hand did not finish: {state['phase']}")
-
-    def _stud_step(self, state: dict[str, Any], deck: list[str]) -> dict[str, Any] | None:
-        if state["card_due"] is not None:
-            return self.post("stud/record-card", card=deck.pop())
-        if state["to_act"] is not None:
-            by_kind = {option["action"]: option for option in state["legal_actions"]}
-            kind = next(k for k in ("check", "call", "bring_in") if k in by_kind)
-            return self.post(
-                f"stud/{kind.replace('_', '-')}", seat=state["to_act"],
-                amount=by_kind[kind]["amount"],
-            )  # fmt: skip
-        if state["next_to_show"] is not None:
-            return self.post("stud/show", seat=state["next_to_show"])
-        return self.post("stud/award-pots")
 
 
 def sign_in(port: int, username: str, password: str) -> str:

@@ -2,8 +2,12 @@
 
 Each node is what `make serve` runs (gunicorn supervising uvicorn workers on casino.asgi,
 production settings) in a session of its own, so that killing a node kills its master and its
-workers at once, as a machine that loses power does. HAProxy's configuration is written by the
-test into its own folder: round robin, a health check on /api/ready, retries and redispatch.
+workers at once, as a machine that loses power does. Each node runs the test's node settings
+(production plus tests/integration/die_after_commit.py's switch), so the test can make a node
+die right after it commits a command and before it answers. HAProxy's configuration is written
+by the test into its own folder, as docs/scale-out.md gives it for production: round robin, a
+health check on /api/ready, a request whose connection fails sent to the other node, and a
+write whose node died after receiving it answered 502 to its client, not resent.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import time
 from pathlib import Path
 
 from django.db import connection
+
+from tests.integration.die_after_commit import SWITCH_VARIABLE, killed_record
 
 PROJECT = Path(__file__).resolve().parents[2]
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
@@ -67,6 +73,7 @@ class WebNode:
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / "static").mkdir(exist_ok=True)
         self.access_log = self.folder / "access.log"
+        self.switch = self.folder / "die-after-commit"
         self.process: subprocess.Popen[bytes] | None = None
 
     def environment(self) -> dict[str, str]:
@@ -77,6 +84,8 @@ class WebNode:
             ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
             CASINO_VAR_DIR=str(self.folder), CASINO_BIND=f"127.0.0.1:{self.port}",
             WEB_CONCURRENCY="1", CASINO_ACCESS_LOG=str(self.access_log), LOG_LEVEL="WARNING",
+            DJANGO_SETTINGS_MODULE="tests.integration.node_settings",
+            **{SWITCH_VARIABLE: str(self.switch)},
         )  # fmt: skip
         return env
 
@@ -92,11 +101,14 @@ class WebNode:
     def wait_ready(self) -> None:
         wait_until(lambda: answers(self.port, "/api/ready") == 200, f"node {self.name} ready")
 
-    def kill(self) -> None:
-        """SIGKILL to the master and its workers together: no graceful anything."""
+    def die_after_next_commit(self, *, seconds: float = 20) -> tuple[str, str]:
+        """Arm the node's switch and wait until the node has killed itself (master and workers)
+        after committing a table command it never answered; that command's (key, path)."""
         assert self.process is not None
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
+        self.switch.touch()
+        self.process.wait(timeout=seconds)
+        key, path = killed_record(self.switch).read_text().split()
+        return key, path
 
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
@@ -119,8 +131,11 @@ class WebNode:
 
 def haproxy_config(port: int, nodes: list[WebNode]) -> str:
     """Round robin over the nodes; a node is taken out after two failed /api/ready checks half
-    a second apart. A request whose connection fails, or whose node dies before it answers, is
-    sent again (to another node: redispatch); the client's Idempotency-Key makes that safe."""
+    a second apart. A request whose connection fails never reached a node: it is sent again,
+    to another node (redispatch). A read whose node dies before answering is sent again too.
+    A write (any method but GET and HEAD) is never resent by the balancer once a node has it:
+    the client gets a 502 and sends it again itself, with its Idempotency-Key (see
+    docs/scale-out.md for why)."""
     servers = "\n".join(
         f"    server {node.name} 127.0.0.1:{node.port} check" for node in nodes
     )  # fmt: skip
@@ -146,6 +161,7 @@ backend web
     http-check send meth GET uri /api/ready ver HTTP/1.1 hdr Host 127.0.0.1
     http-check expect status 200
     default-server inter 500ms fall 2 rise 2
+    http-request disable-l7-retry unless METH_GET
 {servers}
 """
 
