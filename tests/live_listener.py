@@ -33,6 +33,14 @@ class GroupListener:
         except TimeoutError:
             return None
 
+    def next_after(self, seq: int, timeout: float) -> dict[str, Any] | None:
+        """The next message about a seq past `seq`: notices of earlier commits (the test's
+        own setup) may still be on their way, the queue sending them after the commit."""
+        while (message := self.next_message(timeout)) is not None:
+            if message.get("seq", 0) > seq:
+                return message
+        return None
+
     def leave(self) -> None:
         self._run(self.layer.group_discard(self.group, self.channel))
         self.loop.close()

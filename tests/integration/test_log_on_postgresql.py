@@ -88,18 +88,19 @@ def test_the_table_group_hears_the_notice_after_commit_and_nothing_on_rollback(
 ) -> None:
     assert settings.REDIS_URL, "the Redis channel layer, as in production"
     listener = GroupListener(table_group(tally_table.pk))
+    head = tally_table.head_seq
     try:
         with transaction.atomic():
             round_open(table_id=tally_table.pk, actor=None)
-            assert listener.next_message(timeout=0.5) is None, "pushed before commit"
+            assert listener.next_after(head, timeout=0.5) is None, "pushed before commit"
         tally_table.refresh_from_db()
-        notice = listener.next_message(timeout=5)
+        notice = listener.next_after(head, timeout=5)
         assert notice is not None
         assert (notice["type"], notice["seq"]) == ("table.changed", tally_table.head_seq)
         with pytest.raises(RuleError):
             table_command(table_id=tally_table.pk, command=Add(5000), actor=None, source="tablet")
         with pytest.raises(RuntimeError):
             add_then_fail(tally_table.pk)
-        assert listener.next_message(timeout=1) is None
+        assert listener.next_after(head, timeout=1) is None
     finally:
         listener.leave()

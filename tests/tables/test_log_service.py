@@ -178,12 +178,13 @@ def test_change_notice_is_pushed_after_commit_and_not_on_rollback(
     tally_table: Table, django_capture_on_commit_callbacks: Any
 ) -> None:
     listener = GroupListener(table_group(tally_table.pk))
+    head = tally_table.head_seq
     try:
         with django_capture_on_commit_callbacks(execute=True):
             round_open(table_id=tally_table.pk, actor=None)
-            assert listener.next_message(timeout=0.2) is None, "pushed before commit"
+            assert listener.next_after(head, timeout=0.5) is None, "pushed before commit"
         tally_table.refresh_from_db()
-        notice = listener.next_message(timeout=5)
+        notice = listener.next_after(head, timeout=5)
         assert notice == {
             "type": "table.changed",
             "table": tally_table.pk,
@@ -191,7 +192,7 @@ def test_change_notice_is_pushed_after_commit_and_not_on_rollback(
         }
         with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuleError):
             table_command(table_id=tally_table.pk, command=Add(999), actor=None, source="tablet")
-        assert listener.next_message(timeout=0.5) is None
+        assert listener.next_after(head, timeout=0.5) is None
     finally:
         listener.leave()
 
