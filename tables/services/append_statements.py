@@ -91,22 +91,21 @@ def lock_table_with_facts(table_id: int, dealer_id: int | None) -> tuple[Table, 
     if connection.vendor != "postgresql":
         return lock_table(table_id), LockedFacts(None, None)
     statements = card_feeds.status_statements()
+    connection.ensure_connection()
     with ExitStack() as stack:
-        connection.ensure_connection()
         stack.enter_context(connection.wrap_database_errors)
         raw = connection.connection
-        stack.enter_context(raw.pipeline())
         lock = stack.enter_context(psycopg.Cursor(raw))
-        lock.execute(_lock_sql(), [table_id], prepare=True)
-        assignment = None
-        if dealer_id is not None:
-            assignment = stack.enter_context(psycopg.Cursor(raw))
-            assignment.execute(_assignment_sql(), [dealer_id, table_id], prepare=True)
-        feeds = []
-        for statement in statements:
-            cursor = stack.enter_context(psycopg.Cursor(raw))
-            cursor.execute(statement.sql, list(statement.params(table_id)), prepare=True)
-            feeds.append((statement, cursor))
+        assignment = None if dealer_id is None else stack.enter_context(psycopg.Cursor(raw))
+        feeds = [(statement, stack.enter_context(psycopg.Cursor(raw))) for statement in statements]
+        # Leaving the pipeline sends one Sync and reads every answer: one round trip, where
+        # fetching inside it would cost a flush and then the Sync, two.
+        with raw.pipeline():
+            lock.execute(_lock_sql(), [table_id], prepare=True)
+            if assignment is not None:
+                assignment.execute(_assignment_sql(), [dealer_id, table_id], prepare=True)
+            for statement, cursor in feeds:
+                cursor.execute(statement.sql, list(statement.params(table_id)), prepare=True)
         found = lock.fetchone()
         assigned = None if assignment is None else bool(_one(assignment)[0])
         status = None

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import threading
-import time
-from typing import Any
 
 import pytest
-import redis
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
 
 from tables.engine.errors import RuleError
+from tables.live.groups import table_group
 from tables.models import Table, TableEvent
-from tables.services import live
 from tables.services.commands import table_command
 from tables.services.floor import round_open
 from tables.verification import verify_table
+from tests.live_listener import GroupListener
 from tests.tables.tally_game import Add
 
 WRITERS = 6
@@ -79,15 +76,6 @@ def test_postgresql_refuses_update_and_delete_on_the_log(tally_table: Table) -> 
         TableEvent.objects.filter(pk=event.pk).delete()
 
 
-def next_message(pubsub: Any, timeout: float) -> dict[str, Any] | None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        message = pubsub.get_message(ignore_subscribe_messages=True, timeout=0.2)
-        if message is not None:
-            return dict(json.loads(message["data"]))
-    return None
-
-
 def add_then_fail(table_id: int) -> None:
     with transaction.atomic():
         table_command(table_id=table_id, command=Add(5), actor=None, source="tablet")
@@ -95,23 +83,24 @@ def add_then_fail(table_id: int) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_redis_subscriber_gets_the_notice_after_commit_and_nothing_on_rollback(
+def test_the_table_group_hears_the_notice_after_commit_and_nothing_on_rollback(
     tally_table: Table,
 ) -> None:
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    pubsub = client.pubsub()  # type: ignore[no-untyped-call]
-    pubsub.subscribe(live.channel_for(tally_table.pk))
-    pubsub.get_message(timeout=1)  # the subscribe confirmation
-    with transaction.atomic():
-        round_open(table_id=tally_table.pk, actor=None)
-        assert next_message(pubsub, timeout=0.5) is None, "published before commit"
-    notice = next_message(pubsub, timeout=5)
-    assert notice is not None
-    assert notice["types"] == ["round.opened"]
-    assert notice["round"] == 1
-    with pytest.raises(RuleError):
-        table_command(table_id=tally_table.pk, command=Add(5000), actor=None, source="tablet")
-    with pytest.raises(RuntimeError):
-        add_then_fail(tally_table.pk)
-    assert next_message(pubsub, timeout=1) is None
-    pubsub.close()
+    assert settings.REDIS_URL, "the Redis channel layer, as in production"
+    listener = GroupListener(table_group(tally_table.pk))
+    head = tally_table.head_seq
+    try:
+        with transaction.atomic():
+            round_open(table_id=tally_table.pk, actor=None)
+            assert listener.next_after(head, timeout=0.5) is None, "pushed before commit"
+        tally_table.refresh_from_db()
+        notice = listener.next_after(head, timeout=5)
+        assert notice is not None
+        assert (notice["type"], notice["seq"]) == ("table.changed", tally_table.head_seq)
+        with pytest.raises(RuleError):
+            table_command(table_id=tally_table.pk, command=Add(5000), actor=None, source="tablet")
+        with pytest.raises(RuntimeError):
+            add_then_fail(tally_table.pk)
+        assert listener.next_after(head, timeout=1) is None
+    finally:
+        listener.leave()

@@ -8,7 +8,6 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
@@ -17,6 +16,7 @@ from tables.live.groups import table_group
 from tables.models import Table
 from tables.services import live
 from tests.api.game_clients import SIETE_SETTINGS, open_table
+from tests.live_listener import GroupListener
 
 pytestmark = pytest.mark.django_db
 
@@ -122,17 +122,11 @@ def test_an_anonymous_socket_is_refused(siete_table: Table) -> None:
 
 
 def test_publish_sends_the_notice_to_the_table_and_floor_groups(siete_table: Table) -> None:
-    layer = get_channel_layer()
-    assert layer is not None
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)("floor", channel)
-    heard: list[Any] = []
-    unsubscribe = live.subscribe_locally(lambda name, notice: heard.append(notice))
+    listeners = [GroupListener("floor"), GroupListener(table_group(siete_table.pk))]
     try:
         live.publish(siete_table.pk, {"table": siete_table.pk, "seq": 4, "types": ["card.dealt"]})
+        heard = [listener.next_message(timeout=5) for listener in listeners]
     finally:
-        unsubscribe()
-    message = async_to_sync(layer.receive)(channel)
-    assert message == {"type": "table.changed", "table": siete_table.pk, "seq": 4}
-    if not settings.REDIS_URL:  # with Redis the full notice goes to its Redis channel instead
-        assert heard == [{"table": siete_table.pk, "seq": 4, "types": ["card.dealt"]}]
+        for listener in listeners:
+            listener.leave()
+    assert heard == [{"type": "table.changed", "table": siete_table.pk, "seq": 4}] * 2

@@ -11,15 +11,17 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from tables.engine.errors import RuleError
+from tables.live.groups import table_group
 from tables.log.chain import GENESIS_HASH
 from tables.models import Alert, Round, Table, TableEvent
-from tables.services import engine_state, live
+from tables.services import engine_state
 from tables.services.append import NewFact, chain_facts
 from tables.services.append_statements import lock_table, write_append
 from tables.services.commands import table_command
 from tables.services.floor import round_open
 from tables.services.rebuild import rebuild_projections
 from tables.verification import verify_table
+from tests.live_listener import GroupListener
 from tests.tables.tally_game import Add, CloseRound
 
 pytestmark = pytest.mark.django_db
@@ -172,22 +174,27 @@ def test_state_cache_is_never_trusted_past_the_head(tally_table: Table) -> None:
     assert engine_state.current_state(tally_table).total == 3
 
 
-def test_change_notice_is_published_after_commit_and_not_on_rollback(
-    tally_table: Table, django_capture_on_commit_callbacks: Any, settings: Any
+def test_change_notice_is_pushed_after_commit_and_not_on_rollback(
+    tally_table: Table, django_capture_on_commit_callbacks: Any
 ) -> None:
-    settings.REDIS_URL = ""  # the embedded default: in-process subscribers
-    received: list[dict[str, Any]] = []
-    stop = live.subscribe_locally(lambda channel, notice: received.append(notice))
+    listener = GroupListener(table_group(tally_table.pk))
+    head = tally_table.head_seq
     try:
         with django_capture_on_commit_callbacks(execute=True):
             round_open(table_id=tally_table.pk, actor=None)
-        assert received[-1]["types"] == ["round.opened"]
-        count = len(received)
+            assert listener.next_after(head, timeout=0.5) is None, "pushed before commit"
+        tally_table.refresh_from_db()
+        notice = listener.next_after(head, timeout=5)
+        assert notice == {
+            "type": "table.changed",
+            "table": tally_table.pk,
+            "seq": tally_table.head_seq,
+        }
         with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuleError):
             table_command(table_id=tally_table.pk, command=Add(999), actor=None, source="tablet")
-        assert len(received) == count
+        assert listener.next_after(head, timeout=0.5) is None
     finally:
-        stop()
+        listener.leave()
 
 
 def test_the_admin_shows_the_log_read_only(tally_table: Table, admin_client: Any) -> None:
