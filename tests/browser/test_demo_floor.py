@@ -9,6 +9,7 @@ this module passes is what the README's two lines promise. Screenshots: var/scre
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import re
@@ -23,8 +24,8 @@ from typing import Any
 import pytest
 
 from tables.demo.floor import DEMO_PLAYERS, PLAYER_BUY_IN, SIETE_SETTINGS
-from tables.engine.siete.settlement import settle_box
 from tables.engine.siete.settings import SieteSettings
+from tables.engine.siete.settlement import settle_box
 from tests.browser.conftest import CHROMIUM, PORT, PYTHON, ROOT, _wait_for, screenshot, server_env
 from tests.browser.tablet_driver import TIMEOUT_MS, button, has_button, tap, wager, wait_live
 from tests.browser.test_tablet_stud import DECK, play_to_showdown
@@ -64,8 +65,6 @@ class DemoFloor:
     def events(self, table_id: int) -> list[dict[str, Any]]:
         command = [PYTHON, str(ROOT / "tests/browser/floor_script.py"), "events", str(table_id)]
         done = subprocess.run(command, env=self.env, capture_output=True, text=True, check=True)
-        import json
-
         return list(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
@@ -137,7 +136,8 @@ def _table_id(page: Any) -> int:
 
 
 def _cards(place: Any) -> list[str]:
-    return [str(c) for c in place.locator("[data-card]").evaluate_all("l => l.map(e => e.dataset.card)")]
+    codes = place.locator("[data-card]").evaluate_all("all => all.map(e => e.dataset.card)")
+    return [str(code) for code in codes]
 
 
 def _wait_for_the_shoe(page: Any) -> None:
@@ -216,6 +216,9 @@ def test_the_stud_demo_dealer_plays_a_hand_to_showdown_from_the_tablet(
     screenshot(page, "demo-06-dealer3-stud-showdown")
     assert "Rake taken" in page.inner_text("#stud-result")
     assert page.locator("[data-winner]").count() > 0
+    shown = page.locator("#stud-result [data-category]").all_inner_texts()
+    assert shown
+    assert not any("_" in hand for hand in shown), shown  # names, not the engine's codes
     rake = int(page.inner_text("#rake-total"))
     stacks = [int(s) for s in page.locator("[data-stack]").all_inner_texts()]
     assert sum(stacks) + rake == len(DEMO_PLAYERS) * PLAYER_BUY_IN
