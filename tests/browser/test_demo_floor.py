@@ -36,7 +36,7 @@ DEMO_PORT = int(os.environ.get("DEMO_TIER_PORT", str(PORT + 1)))
 SHOE_PORT = DEMO_PORT + 1
 # The demo shoe waits a few seconds of quiet before each card (devices/demo_serving.py).
 SHOE_MS = 60_000
-STAKES = {1: 20, 2: 35, 3: 50}  # 35 at 3:2 breaks a chip of 5
+STAKES = {1: 20, 2: 35, 3: 50}  # 35: a Siete y Medio on it (3:2) breaks a chip of 5
 
 
 @dataclass
