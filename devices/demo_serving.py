@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import close_old_connections
 
+from devices import demo_notices
 from devices.models import Device
 from devices.registry.enrollment import current_binding
 from devices.simulator.lines import PtyLine, TcpLine
@@ -73,6 +74,7 @@ class DemoShoe:
     children: list[subprocess.Popen[bytes]] = field(default_factory=list)
     relay: Relay | None = None
     hand: CardHand | None = None
+    notices: demo_notices.HeadNotices | None = None
 
     def start(self) -> None:
         self.line_dir.mkdir(parents=True, exist_ok=True)
@@ -94,8 +96,17 @@ class DemoShoe:
         )
         self.children = [simulator, reader]
         assert simulator.stdin is not None
-        self.hand = CardHand(Device.objects.get(serial=self.serial), simulator.stdin)
+        device = Device.objects.get(serial=self.serial)
+        self.hand = CardHand(device, simulator.stdin)
         self.hand.start()
+        binding = current_binding(device)
+        if binding is not None and demo_notices.needed():
+            self.notices = demo_notices.HeadNotices(
+                binding.table_id,
+                demo_notices.table_head(binding.table_id),
+                demo_notices.server_loop(),
+            )
+            self.notices.start()
 
     @property
     def url(self) -> str:
@@ -105,9 +116,10 @@ class DemoShoe:
         """Stop the hand; the shoe first (the end of its input lets it finish once its reader
         acknowledged every card), then the reader with SIGTERM, killing either if it hangs;
         then the line."""
-        if self.hand is not None:
-            self.hand.halt.set()
-            self.hand.join(timeout=STOP_WAIT_S)
+        for thread in (self.hand, self.notices):
+            if thread is not None:
+                thread.halt.set()
+                thread.join(timeout=STOP_WAIT_S)
         for child in self.children:
             if child.stdin is not None:
                 child.stdin.close()

@@ -81,6 +81,19 @@ HAND_CLASSES = {
     "puntaje": gettext_lazy("Puntaje (1:1)"),
 }
 
+# The showdown's hand categories (tables/engine/poker/ranking.py CATEGORIES), named for people.
+HAND_CATEGORIES = {
+    "high_card": gettext_lazy("high card"),
+    "pair": gettext_lazy("one pair"),
+    "two_pair": gettext_lazy("two pair"),
+    "three_of_a_kind": gettext_lazy("three of a kind"),
+    "straight": gettext_lazy("straight"),
+    "flush": gettext_lazy("flush"),
+    "full_house": gettext_lazy("full house"),
+    "four_of_a_kind": gettext_lazy("four of a kind"),
+    "straight_flush": gettext_lazy("straight flush"),
+}
+
 
 def word(table: dict[str, Any], key: Any) -> str:
     text = table.get(key)

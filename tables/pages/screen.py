@@ -53,6 +53,7 @@ def table_screen(user: AbstractBaseUser | AnonymousUser, table: Table) -> dict[s
         "bank": _bank(view),
         "payouts": _payouts(view),
         "pots": view.get("pots") or [],
+        "showdown_hands": _showdown_hands(view),
         "time_zone": settings.CASINO_TIME_ZONE,
     }
 
@@ -141,6 +142,11 @@ def _bank(view: dict[str, Any]) -> dict[str, Any] | None:
         "total": bank.get("visible_total"),
         "state_label": labels.word(labels.STATE_LABELS, bank.get("status")),
     }
+
+
+def _showdown_hands(view: dict[str, Any]) -> list[dict[str, Any]]:
+    hands = (view.get("result") or {}).get("hands") or []
+    return [{**h, "label": labels.word(labels.HAND_CATEGORIES, h.get("category"))} for h in hands]
 
 
 def _payouts(view: dict[str, Any]) -> list[dict[str, Any]]:
