@@ -129,11 +129,16 @@ def send_messages(messages: Messages) -> None:
     if _server_loop() is not None:
         async_to_sync(_send_all)(layer, messages)
         return
-    # No loop anywhere: async_to_sync would start a thread and a loop for every write.
+    # No loop anywhere: async_to_sync would start a thread and a loop for every write. And
+    # no loop means no consumer running here: a group without members (most of them, in a
+    # management command) is skipped without one.
+    listened = [(group, message) for group, message in messages if layer.groups.get(group)]
+    if not listened:
+        return
     loop = getattr(_private_loops, "loop", None)
     if loop is None:
         loop = _private_loops.loop = asyncio.new_event_loop()
-    loop.run_until_complete(_send_all(layer, messages))
+    loop.run_until_complete(_send_all(layer, listened))
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
