@@ -19,7 +19,8 @@ from tables.pages import floor_tiles
 from tables.services import custody
 from tables.services.floor import dealer_assign, round_open, table_create
 from tests.conftest import make_user
-from tests.pages.supervision_floor import OPENING_CHIPS, SIETE_SETTINGS
+from tests.pages.supervision_floor import SIETE_SETTINGS
+from tests.reports.custody_floor import OPENING_CHIPS
 
 pytestmark = pytest.mark.django_db
 TILE_ID = re.compile(r'<article id="tile-(\d+)"')
