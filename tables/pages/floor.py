@@ -8,16 +8,15 @@ request for all of them.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.safestring import SafeString
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import APIException
 
 from tables.engine.errors import RuleError
-from tables.models import Table
-from tables.pages import floor_alerts, floor_approvals, floor_drawing, floor_tiles
+from tables.pages import floor_alerts, floor_approvals, floor_drawing
 from tables.pages.floor_access import refusal_text, screen_for, viewer
 
 PIT = floor_drawing.FLOOR_VIEWERS
@@ -35,9 +34,10 @@ def floor_home(request: HttpRequest) -> HttpResponse:
 @screen_for(*PIT)
 @never_cache
 def floor_tile_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
-    (html,) = floor_drawing.tiles_html([floor_tiles.floor_tile(table)])
-    return HttpResponse(html)
+    drawn = floor_drawing.floor_html(table_ids=(table_id,))
+    if not drawn:
+        raise Http404
+    return HttpResponse(drawn[0])
 
 
 @screen_for(*PIT)
@@ -49,8 +49,7 @@ def floor_tiles_fragment(request: HttpRequest) -> HttpResponse:
     if asked is None:
         return render(request, "floor/_tiles.html", {"tiles": _tiles_html()})
     table_ids = _table_ids(asked)
-    tiles = floor_tiles.floor_tiles(table_ids=table_ids) if table_ids else []
-    return HttpResponse("".join(floor_drawing.tiles_html(tiles)))
+    return HttpResponse("".join(floor_drawing.floor_html(table_ids=table_ids)) if table_ids else "")
 
 
 @screen_for(*PIT)
@@ -87,7 +86,7 @@ def floor_acknowledge(request: HttpRequest, alert_id: int) -> HttpResponse:
 
 
 def _tiles_html() -> list[SafeString]:
-    return floor_drawing.tiles_html(floor_tiles.floor_tiles())
+    return floor_drawing.floor_html()
 
 
 def _table_ids(asked: str) -> set[int]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Collection
 from typing import Any
 
 from django.conf import settings
@@ -26,7 +26,6 @@ from django.utils.safestring import SafeString, mark_safe
 
 from tables import roles
 from tables.live.groups import floor_tiles_group
-from tables.models import Table
 from tables.pages import floor_tiles
 from tables.policy import screens
 from tables.services import live
@@ -44,21 +43,23 @@ def floor_languages() -> tuple[str, ...]:
     return tuple(code for code, _name in settings.LANGUAGES)
 
 
-def _key(tile: floor_tiles.FloorTile, language: str) -> str:
-    digest = hashlib.sha256(f"{language}|{tile!r}".encode()).hexdigest()
+def _key(glance: floor_tiles.TableAtGlance, language: str) -> str:
+    digest = hashlib.sha256(f"{language}|{glance.stamp}".encode()).hexdigest()
     return f"floor:tile-html:{digest}"
 
 
-def tiles_html(tiles: Sequence[floor_tiles.FloorTile]) -> list[SafeString]:
-    """The tiles' HTML in the current language, in one cache read; a tile is drawn here only
-    when nothing drew it since something it shows changed."""
+def floor_html(table_ids: Collection[int] | None = None) -> list[SafeString]:
+    """The tiles of every table (or of `table_ids`) in the current language: one query for the
+    tables at a glance and one cache read for their drawings. Only a tile nobody drew since
+    something it shows changed has its engine state and shift figures read, and is drawn here."""
     language = translation.get_language() or settings.LANGUAGE_CODE
-    keys = [_key(tile, language) for tile in tiles]
+    glances = floor_tiles.at_a_glance(table_ids=table_ids)
+    keys = [_key(glance, language) for glance in glances]
     found = cache.get_many(keys)
+    stale = [glance for glance, key in zip(glances, keys, strict=True) if key not in found]
     drawn = {
-        key: render_to_string("floor/_tile.html", {"tile": tile})
-        for key, tile in zip(keys, tiles, strict=True)
-        if key not in found
+        _key(tile_glance, language): render_to_string("floor/_tile.html", {"tile": tile})
+        for tile_glance, tile in zip(stale, floor_tiles.tiles_for(stale), strict=True)
     }
     if drawn:
         cache.set_many(drawn, floor_tiles.TILE_CACHE_SECONDS)
@@ -127,17 +128,18 @@ def draw_on_commit(table_id: int) -> list[tuple[str, dict[str, Any]]]:
     languages = watched_languages()
     if not languages:
         return []
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
+    glances = floor_tiles.at_a_glance(table_ids=(table_id,))
+    if not glances:
         return []
+    (glance,) = glances
     # Reading the shift here fills its cache under the new head, for every process.
-    tile = floor_tiles.floor_tile(table)
+    (tile,) = floor_tiles.tiles_for(glances)
     drawn: dict[str, str] = {}
     messages: list[tuple[str, dict[str, Any]]] = []
     for language in languages:
         with translation.override(language):
             html = render_to_string("floor/_tile.html", {"tile": tile})
-        drawn[_key(tile, language)] = html
+        drawn[_key(glance, language)] = html
         message = {"type": TILE_DRAWN, "table": table_id, "seq": tile.seq, "html": html}
         messages.append((floor_tiles_group(language), message))
     cache.set_many(drawn, floor_tiles.TILE_CACHE_SECONDS)

@@ -14,7 +14,8 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from devices.models import DeviceBinding, MisreadHold
@@ -84,53 +85,84 @@ def floor_tiles(
     now: datetime | None = None, table_ids: Collection[int] | None = None
 ) -> list[FloorTile]:
     """Every table (or only `table_ids`), in name order."""
-    now = now or timezone.now()
-    tables_query = Table.objects.order_by("name")
-    if table_ids is not None:
-        tables_query = tables_query.filter(pk__in=list(table_ids))
-    tables = list(tables_query)
-    context = _FloorContext.read(now, table_ids=table_ids)
-    shifts = cached_shifts_so_far(tables)
-    return [_tile(table, context, shifts[table.pk]) for table in tables]
+    return tiles_for(at_a_glance(now, table_ids=table_ids))
 
 
 def floor_tile(table: Table, now: datetime | None = None) -> FloorTile:
-    context = _FloorContext.read(now or timezone.now(), table_ids=(table.pk,))
-    return _tile(table, context, cached_shifts_so_far([table])[table.pk])
+    (glance,) = at_a_glance(now, table_ids=(table.pk,))
+    return tiles_for([glance])[0]
 
 
 @dataclass(frozen=True)
-class _FloorContext:
-    """What every tile needs, read in a few queries for the whole floor."""
+class TableAtGlance:
+    """A table's row and what the floor shows of it from outside its log (dealer, hands this
+    hour, a misread hold, the shoe offline): read for the whole floor in one query."""
 
-    dealers: dict[int, str]
-    hands_this_hour: dict[int, int]
-    held_tables: frozenset[int]
-    offline_tables: frozenset[int]
+    table: Table
+    dealer: str | None
+    hands_this_hour: int
+    held_by_shoe: bool
+    shoe_offline: bool
 
-    @classmethod
-    def read(cls, now: datetime, table_ids: Collection[int] | None = None) -> _FloorContext:
-        scope = Q(table_id__in=list(table_ids)) if table_ids is not None else Q()
-        dealers = DealerAssignment.objects.filter(scope, ended_at__isnull=True)
-        hands = (
-            Round.objects.filter(scope, opened_at__gte=now - timedelta(hours=1))
-            .exclude(status=Round.Status.VOIDED)
-            .values("table_id")
-            .annotate(count=Count("id"))
+    @property
+    def stamp(self) -> str:
+        """Everything a tile shows, up to the log's head: the rest (round, phase, limits in
+        force, shift figures) follows from the head hash, so an equal stamp draws an equal tile."""
+        table = self.table
+        return repr(
+            (table.pk, table.head_seq, table.head_hash, table.name, table.game, table.status,
+             sorted(table.settings.items()), self.dealer, self.hands_this_hour,
+             self.held_by_shoe, self.shoe_offline)
+        )  # fmt: skip
+
+
+def at_a_glance(
+    now: datetime | None = None, table_ids: Collection[int] | None = None
+) -> list[TableAtGlance]:
+    """Every table (or only `table_ids`) in name order, with its dealer, hands this hour, holds
+    and offline shoe as subqueries of the one query (not one query per table, nor per kind)."""
+    now = now or timezone.now()
+    of_table = OuterRef("pk")
+    dealer = DealerAssignment.objects.filter(table=of_table, ended_at__isnull=True)
+    hands = (
+        Round.objects.filter(table=of_table, opened_at__gte=now - timedelta(hours=1))
+        .exclude(status=Round.Status.VOIDED)
+        .order_by()
+        .values("table")
+        .annotate(count=Count("id"))
+        .values("count")
+    )
+    held = MisreadHold.objects.filter(table=of_table, resolved_at__isnull=True)
+    offline = DeviceBinding.objects.filter(
+        table=of_table, ended_at__isnull=True, approved_at__isnull=False, device__online=False
+    )
+    query = Table.objects.order_by("name").annotate(
+        glance_dealer=Subquery(dealer.order_by("-started_at").values("dealer__username")[:1]),
+        glance_hands=Coalesce(Subquery(hands), 0),
+        glance_held=Exists(held),
+        glance_offline=Exists(offline),
+    )
+    if table_ids is not None:
+        query = query.filter(pk__in=list(table_ids))
+    return [
+        TableAtGlance(
+            table=table,
+            dealer=table.glance_dealer,
+            hands_this_hour=table.glance_hands,
+            held_by_shoe=table.glance_held,
+            shoe_offline=table.glance_offline,
         )
-        held = MisreadHold.objects.filter(scope, resolved_at__isnull=True)
-        offline = DeviceBinding.objects.filter(
-            scope, ended_at__isnull=True, approved_at__isnull=False, device__online=False
-        )
-        return cls(
-            dealers=dict(dealers.values_list("table_id", "dealer__username")),
-            hands_this_hour={row["table_id"]: row["count"] for row in hands},
-            held_tables=frozenset(held.values_list("table_id", flat=True)),
-            offline_tables=frozenset(offline.values_list("table_id", flat=True)),
-        )
+        for table in query
+    ]
 
 
-def _tile(table: Table, context: _FloorContext, shift: ShiftSoFar | None) -> FloorTile:
+def tiles_for(glances: list[TableAtGlance]) -> list[FloorTile]:
+    shifts = cached_shifts_so_far([glance.table for glance in glances])
+    return [_tile(glance, shifts[glance.table.pk]) for glance in glances]
+
+
+def _tile(glance: TableAtGlance, shift: ShiftSoFar | None) -> FloorTile:
+    table = glance.table
     binding = games.binding_for(table.game)
     state = engine_state.current_state(table)
     live = binding.live_view(state)
@@ -144,21 +176,21 @@ def _tile(table: Table, context: _FloorContext, shift: ShiftSoFar | None) -> Flo
         game=table.game,
         game_label=table.get_game_display(),
         limits=tuple((key, in_force.get(key)) for key in binding.limit_keys),
-        dealer=context.dealers.get(table.pk),
-        status=_status(table, context, bool(live.get("held")), in_round),
+        dealer=glance.dealer,
+        status=_status(glance, bool(live.get("held")), in_round),
         round_number=live.get("round") if in_round else None,
         round_phase=str(live.get("phase")) if in_round else None,
-        hands_this_hour=context.hands_this_hour.get(table.pk, 0),
+        hands_this_hour=glance.hands_this_hour,
         shift=shift,
     )
 
 
-def _status(table: Table, context: _FloorContext, held: bool, in_round: bool) -> str:
-    if table.status == Table.Status.CLOSED:
+def _status(glance: TableAtGlance, held: bool, in_round: bool) -> str:
+    if glance.table.status == Table.Status.CLOSED:
         return CLOSED
-    if held or table.pk in context.held_tables:
+    if held or glance.held_by_shoe:
         return HELD
-    if table.pk in context.offline_tables:
+    if glance.shoe_offline:
         return SHOE_OFFLINE
     return IN_ROUND if in_round else OPEN
 

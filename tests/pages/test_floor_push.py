@@ -49,8 +49,8 @@ def signed_in(user: User) -> Client:
 def tile_keys(table: Table) -> dict[str, str]:
     """Where each language's drawing of the table's tile, as it is now, is cached."""
     table.refresh_from_db()
-    tile = floor_tiles.floor_tile(table)
-    return {language: floor_drawing._key(tile, language) for language in ("es", "pt-br", "en")}
+    (glance,) = floor_tiles.at_a_glance(table_ids=(table.pk,))
+    return {language: floor_drawing._key(glance, language) for language in ("es", "pt-br", "en")}
 
 
 @pytest.fixture(autouse=True)
