@@ -11,8 +11,9 @@ rounds, closer, drop): the aged table plays `--prior-shifts` shifts, each follow
 audit (which leaves the verified checkpoint at the shift's end); then both tables play the
 same last shift. The benchmark times the audit's work for one table of that last shift
 (`table_findings`, the body of the per-table audit job: the chain from the last checkpoint,
-the replay of the rounds walked, the shift's findings), the two tables alternately, and prints
-the medians and their ratio. For reference it also times the full verification from seq 1
+the replay of the rounds walked, the shift's findings), the two tables alternately (each
+first in every other pair), and prints the medians, the p99 (of few samples: about the
+largest) and their ratios. For reference it also times the full verification from seq 1
 (`verify_log --full`'s walk) on both. Tables already played by an earlier run are reused.
 """
 
@@ -26,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from _django import setup
+from bench_http import percentile
 
 
 def main() -> None:
@@ -117,19 +119,24 @@ def _compare(game: str, fresh: Any, aged: Any, key: Any, repeats: int) -> None:
         walked = {}
         work(fresh), work(aged)  # warm-up: the first run of each also fills the caches
         loads = [os.getloadavg()[0]]
-        for _ in range(repeats):
-            for kind, table in (("fresh", fresh), ("aged", aged)):
+        order = (("fresh", fresh), ("aged", aged))
+        for repeat in range(repeats):
+            # Alternately first and second: whichever runs second would otherwise pay the
+            # first one's garbage collection every time.
+            for kind, table in order if repeat % 2 == 0 else order[::-1]:
                 seconds, walked[kind] = work(table)
                 samples[kind].append(seconds * 1000)
         loads.append(os.getloadavg()[0])
         medians = {kind: statistics.median(values) for kind, values in samples.items()}
         ratio = medians["aged"] / medians["fresh"]
         ratios = [a / f for f, a in zip(samples["fresh"], samples["aged"], strict=True)]
+        p99 = {kind: percentile(values, 0.99) for kind, values in samples.items()}
         print(
             f"{game}, {label}: fresh median {medians['fresh']:.1f} ms "
             f"({walked['fresh']} events walked), aged median {medians['aged']:.1f} ms "
             f"({walked['aged']} events walked); aged / fresh {ratio:.2f} "
-            f"(pairwise median {statistics.median(ratios):.2f}, {repeats} pairs) "
+            f"(pairwise median {statistics.median(ratios):.2f}, {repeats} pairs); p99 fresh "
+            f"{p99['fresh']:.1f} ms, aged {p99['aged']:.1f} ms, {p99['aged'] / p99['fresh']:.2f} "
             f"[load {loads[0]:.1f} -> {loads[1]:.1f}]",
             flush=True,
         )

@@ -47,13 +47,14 @@ def ensure_floor(
         game = SIETE if number % 2 == 0 else STUD
         name = f"{prefix}-{number:03d}"
         table = Table.objects.filter(name=name).first() or _new_table(name, game, boss)
+        dealer = _dealer_for(table, boss)
+        # Open first: nothing is played at a closed table, the seeded history neither.
+        if table.status != Table.Status.OPEN:
+            _open_for_the_shift(table, dealer, boss)
         if table.head_seq < history_events:
             _play_history(table, boss, history_events, seed=number)
             table.refresh_from_db()
             log(f"{name}: {table.head_seq} events")
-        dealer = _dealer_for(table, boss)
-        if table.status != Table.Status.OPEN:
-            _open_for_the_shift(table, dealer, boss)
         if game == STUD:
             _seat_players(table, boss)
         table.refresh_from_db()

@@ -220,8 +220,14 @@ class _SnapshotComparison:
     def finish(self) -> None:
         if not self.pending or self.codec is None:
             return
+        # The range bounds the index scan to the batch; `seq__in` alone filtered every
+        # snapshot of the table.
+        seqs = list(self.pending)
         stored = EngineSnapshot.objects.filter(
-            table=self.table, seq__in=list(self.pending), codec_version=self.codec.version
+            table=self.table,
+            seq__range=(min(seqs), max(seqs)),
+            seq__in=seqs,
+            codec_version=self.codec.version,
         ).values_list("seq", "state")
         for seq, state in stored:
             self.result.snapshots_compared += 1
@@ -326,7 +332,13 @@ def _compare_rounds(
     table: Table, states: dict[int, Any], result: TableVerification, since: datetime | None
 ) -> None:
     audit_view = games.binding_for(table.game).audit_view
-    rounds = Round.objects.filter(table=table).order_by("number")
+    if not states:
+        return
+    # Only the rounds the walk replayed, by their number's range on the (table, number)
+    # index: an audit from a checkpoint reads its shift's rounds, not the table's history.
+    rounds = Round.objects.filter(table=table, number__range=(min(states), max(states))).order_by(
+        "number"
+    )
     if since is not None:
         rounds = rounds.filter(opened_at__gte=since)
     if _server_side_reads():
@@ -338,7 +350,7 @@ def _compare_rounds(
                 f"[{number},{_stored_form(audit_view(states[number])).decode()}]"
                 for number in chunk
             )
-            for number, equal in _postgresql_compare(table, f"[{pairs}]"):
+            for number, equal in _postgresql_compare(table, f"[{pairs}]", chunk[0], chunk[-1]):
                 result.rounds_replayed += 1
                 if not equal:
                     result.problems.append(_projection_problem(table, number))
@@ -361,10 +373,14 @@ def _projection_problem(table: Table, number: int) -> str:
     return f"table {table.name} round {number}: the replay differs from its projection"
 
 
-def _postgresql_compare(table: Table, pairs: str) -> list[tuple[int, bool | None]]:
-    """(number, stored projection equals the replayed view) per round of `pairs`, compared
-    as jsonb by the database: the projections need not travel and be decoded here. jsonb
-    equality is Python's dict equality, except that it also tells `true` from 1 (stricter)."""
+def _postgresql_compare(
+    table: Table, pairs: str, first: int, last: int
+) -> list[tuple[int, bool | None]]:
+    """(number, stored projection equals the replayed view) per round of `pairs` (numbered
+    `first` to `last`), compared as jsonb by the database: the projections need not travel
+    and be decoded here. jsonb equality is Python's dict equality, except that it also tells
+    `true` from 1 (stricter). The number range keeps the join on the batch's rounds (a hash
+    join over every round of the table otherwise)."""
     quote = connection.ops.quote_name
 
     def column(name: str) -> str:
@@ -376,8 +392,9 @@ def _postgresql_compare(table: Table, pairs: str) -> list[tuple[int, bool | None
         f"SELECT {column('number')}, {column('state')} = v.pair -> 1 "
         "FROM jsonb_array_elements(%s::jsonb) AS v(pair) "
         f"JOIN {quote(Round._meta.db_table)} r ON {column('table')} = %s "
+        f"AND {column('number')} BETWEEN %s AND %s "
         f"AND {column('number')} = (v.pair ->> 0)::integer ORDER BY {column('number')}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [pairs, table.pk])
+        cursor.execute(sql, [pairs, table.pk, first, last])
         return [(int(number), equal) for number, equal in cursor.fetchall()]

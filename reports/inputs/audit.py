@@ -20,7 +20,7 @@ from reports.builders.audit_inputs import (
 from reports.builders.inputs import Alert
 from reports.inputs.rounds import payout_rows, shift_rounds, shift_window
 from reports.shifts import ShiftKey
-from tables.disclosure import NOTHING_HIDDEN, OVER, Disclosure, RoundSecrets
+from tables.disclosure import NOT_OVER, NOTHING_HIDDEN, Disclosure, RoundSecrets
 from tables.engine.custody.codec import SLIP_VOIDED
 from tables.models import Alert as AlertRow
 from tables.models import CorrectionRequest, Round, Table, TableEvent
@@ -67,9 +67,7 @@ def table_findings(table: Table, key: ShiftKey) -> AuditFindings:
 def without_live_cards(table: Table, findings: AuditFindings) -> AuditFindings:
     """A provisional audit runs while rounds are live: no finding names a card still face down
     (tables.disclosure). Once the round is over, a re-run shows every card."""
-    live = {
-        str(row.number): row for row in Round.objects.filter(table=table).exclude(status__in=OVER)
-    }
+    live = {str(row.number): row for row in Round.objects.filter(table=table, status__in=NOT_OVER)}
     if not live:
         return findings
     disclosure = Disclosure()

@@ -30,7 +30,12 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=("table", "number"), name="round_number_unique")
         ]
-        indexes = [models.Index(fields=("table", "status"))]
+        indexes = [
+            models.Index(fields=("table", "status")),
+            # A shift's rounds are those whose last event lies in its window of seqs: read
+            # by this range, not by a filter over every round the table played.
+            models.Index(fields=("table", "last_seq")),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table.name} round {self.number}"
