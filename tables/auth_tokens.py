@@ -8,8 +8,6 @@ admin, a command, a future self-service page), because they all go through ``Use
 from __future__ import annotations
 
 import binascii
-from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from hmac import compare_digest
@@ -31,6 +29,7 @@ from knox.settings import CONSTANTS
 from rest_framework import exceptions
 
 from tables import roles
+from tables.raw_rows import ModelColumns
 
 PASSWORD_CHANGED = "_casino_password_changed"
 
@@ -111,72 +110,36 @@ class TokenAuthentication(knox.auth.TokenAuthentication):  # type: ignore[misc]
         return user, auth_token
 
 
-@dataclass(frozen=True)
-class _TokenStatement:
-    """The token, its user and the user's group names for one token key: the SQL, each model's
-    field names in column order, and the converters the ORM would apply to each column (the
-    backend's own: SQLite's datetimes come back as text, its booleans as integers)."""
-
-    sql: str
-    token_fields: tuple[str, ...]
-    user_fields: tuple[str, ...]
-    converters: tuple[tuple[int, tuple[Any, ...], Any], ...]
-
-    def convert(self, values: Sequence[Any]) -> list[Any]:
-        row = list(values)
-        for index, functions, column in self.converters:
-            for function in functions:
-                row[index] = function(row[index], column, connection)
-        return row
-
-
 @lru_cache(maxsize=1)
-def _token_statement() -> _TokenStatement:
-    token_meta, user_meta, group_meta = AuthToken._meta, User._meta, Group._meta
-    fields = [*token_meta.concrete_fields, *user_meta.concrete_fields]
+def _token_statement() -> tuple[str, ModelColumns, ModelColumns]:
+    """The token, its user and the user's group names for one token key."""
+    token, user = ModelColumns.of(AuthToken, "t"), ModelColumns.of(User, "u")
     quote = connection.ops.quote_name
-    aliases = ["t"] * len(token_meta.concrete_fields) + ["u"] * len(user_meta.concrete_fields)
-    columns = [f"{alias}.{quote(f.column)}" for alias, f in zip(aliases, fields, strict=True)]
     through = User.groups.through._meta.db_table
     sql = (
-        f"SELECT {', '.join(columns)}, g.{quote('name')} "
-        f"FROM {quote(token_meta.db_table)} t "
-        f"JOIN {quote(user_meta.db_table)} u ON u.{quote('id')} = t.{quote('user_id')} "
+        f"SELECT {token.sql}, {user.sql}, g.{quote('name')} "
+        f"FROM {quote(AuthToken._meta.db_table)} t "
+        f"JOIN {quote(User._meta.db_table)} u ON u.{quote('id')} = t.{quote('user_id')} "
         f"LEFT JOIN {quote(through)} ug ON ug.{quote('user_id')} = u.{quote('id')} "
-        f"LEFT JOIN {quote(group_meta.db_table)} g ON g.{quote('id')} = ug.{quote('group_id')} "
+        f"LEFT JOIN {quote(Group._meta.db_table)} g ON g.{quote('id')} = ug.{quote('group_id')} "
         f"WHERE t.{quote('token_key')} = %s"
     )
-    converters = []
-    for index, field in enumerate(fields):
-        column = field.get_col(field.model._meta.db_table)
-        functions = (
-            *connection.ops.get_db_converters(column),
-            *field.get_db_converters(connection),
-        )
-        if functions:
-            converters.append((index, tuple(functions), column))
-    return _TokenStatement(
-        sql,
-        tuple(f.attname for f in token_meta.concrete_fields),
-        tuple(f.attname for f in user_meta.concrete_fields),
-        tuple(converters),
-    )
+    return sql, token, user
 
 
 def token_rows(token_key: str) -> list[AuthToken]:
     """Every token with this key (keys may repeat; digests do not), each with its user read in
     the same row and its group's name as `role` (one row per group, None without one)."""
-    statement = _token_statement()
+    sql, token_columns, user_columns = _token_statement()
     with connection.cursor() as cursor:
-        cursor.execute(statement.sql, [token_key])
+        cursor.execute(sql, [token_key])
         fetched = cursor.fetchall()
     rows = []
-    split = len(statement.token_fields)
+    split = len(token_columns)
     for values in fetched:
-        row = statement.convert(values)
-        token = AuthToken.from_db(connection.alias, statement.token_fields, row[:split])
-        token.user = User.from_db(connection.alias, statement.user_fields, row[split:-1])
-        token.role = row[-1]
+        token = token_columns.instance(values[:split])
+        token.user = user_columns.instance(values[split:-1])
+        token.role = values[-1]
         rows.append(token)
     return rows
 
