@@ -7,13 +7,13 @@ from typing import Any
 from django.db.models import QuerySet
 from rest_framework.exceptions import NotFound, PermissionDenied
 
-from tables import games
+from tables import games, raw_rows
 from tables.models import Alert, CorrectionRequest, Round, Table, TableEvent
 from tables.services import engine_state
 
 
 def table_get(table_id: int) -> Table:
-    table = Table.objects.filter(pk=table_id).first()
+    table = raw_rows.by_pk(Table, table_id)  # read on every request: the query is kept
     if table is None:
         raise NotFound("There is no such table.")
     return table
