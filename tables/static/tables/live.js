@@ -4,7 +4,7 @@
 // notice lost while the socket was down loses nothing.
 (function () {
   "use strict";
-  var status, socket, retryDelay = 500, lastSeq = null;
+  var status, socket, retryDelay = 500, lastSeq = null, askedSeq = null;
   var MAX_DELAY = 10000;
 
   function setStatus(state) {
@@ -16,7 +16,8 @@
   }
 
   // A fragment that says which seq it shows (data-seq) is not re-read for a notice it
-  // already reflects (its own tap's answer may have re-read it first).
+  // already reflects, nor for one a re-read under way was asked for (a tap's answer asks
+  // first, then its own push arrives): one change, one redraw.
   function shownSeq() {
     var shown = null;
     document.querySelectorAll("[data-seq]").forEach(function (node) {
@@ -27,7 +28,10 @@
   }
   function refresh(seq, table) {
     var shown = shownSeq();
-    if (seq !== null && seq !== undefined && shown !== null && seq <= shown) return;
+    var known = seq !== null && seq !== undefined;
+    if (known && shown !== null && seq <= Math.max(shown, askedSeq === null ? shown : askedSeq)) return;
+    // A read asked after the commit of `seq` shows it; a forced read (seq unknown) promises nothing.
+    if (known) askedSeq = seq;
     document.body.dispatchEvent(new CustomEvent("live-changed", { detail: { seq: seq, table: table } }));
   }
 
@@ -74,6 +78,10 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     status = document.getElementById("live-status");
+    // A re-read that failed showed nothing: the next notice of that seq must read again.
+    document.body.addEventListener("htmx:afterRequest", function (event) {
+      if (!event.detail.successful) askedSeq = null;
+    });
     var path = document.body.dataset.liveSocket;
     if (!path) { setStatus(navigator.onLine ? "online" : "offline"); return; }
     connect(path);

@@ -7,7 +7,6 @@
   var body, api, storageKey, queue = [], halted = false, sending = false, pending = null;
   var answers = [];
   var RETRY_MS = 3000;
-  var PUSH_GRACE_MS = 400;
 
   function csrfToken() {
     try { return JSON.parse(body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
@@ -111,20 +110,16 @@
     }
   }
 
-  // The push of this very change re-reads the screen; re-read here only if it does not come
-  // (no socket, or a lost notice), so one tap costs one re-read.
-  function shownSeq() {
-    var node = el("table-state");
-    return node ? Number(node.dataset.seq) : 0;
-  }
+  // Re-read the screen straight after the answer, with the seq it carries: the push of this
+  // very change then finds that seq asked for (live.js) and does not read it again, so a tap
+  // costs one POST and one re-read, and the push serves only what changes elsewhere.
   function refreshAfter(answer) {
     var live = window.casinoLive;
     if (!live) return;
     live.setStatus("online");
     var events = (answer && answer.events) || [];
     var seq = events.length ? Math.max.apply(null, events.map(function (e) { return e.seq || 0; })) : 0;
-    if (!seq || !live.isOpen()) { live.refresh(); return; }
-    setTimeout(function () { if (shownSeq() < seq) live.refresh(); }, PUSH_GRACE_MS);
+    live.refresh(seq || null);
   }
 
   function openPicker(action) {
