@@ -5,6 +5,7 @@
 (function () {
   "use strict";
   var status, socket, retryDelay = 500, lastSeq = null, askedSeq = null;
+  var holding = 0, heldSeq = null;
   var MAX_DELAY = 10000;
 
   function setStatus(state) {
@@ -52,6 +53,7 @@
       }
       if (notice.type !== "table.changed") return;
       lastSeq = notice.seq;
+      if (holding) { heldSeq = Math.max(heldSeq || 0, notice.seq || 0); return; }
       refresh(notice.seq, notice.table);
     };
     socket.onclose = function (event) {
@@ -64,9 +66,22 @@
     };
   }
 
+  // While a tap is on its way its answer will draw the screen: notices heard meanwhile wait,
+  // and on release are read only if they are newer than what the answer drew.
+  function hold() { holding += 1; }
+  function release(drawnSeq) {
+    holding = Math.max(0, holding - 1);
+    if (holding || heldSeq === null) return;
+    var seq = heldSeq;
+    heldSeq = null;
+    if (drawnSeq === null || seq > drawnSeq) refresh(seq);
+  }
+
   window.casinoLive = {
     setStatus: setStatus,
     refresh: refresh,
+    hold: hold,
+    release: release,
     isOpen: function () { return socket && socket.readyState === WebSocket.OPEN; },
   };
 
