@@ -71,10 +71,16 @@
   function hold() { holding += 1; }
   function release(drawnSeq) {
     holding = Math.max(0, holding - 1);
-    if (holding || heldSeq === null) return;
-    var seq = heldSeq;
+    if (holding) return;
+    var wanted = heldSeq;
     heldSeq = null;
-    if (drawnSeq === null || seq > drawnSeq) refresh(seq);
+    if (drawnSeq !== null) {
+      // The answer's screen replaced the fragment: a read under way was for the old one and
+      // is lost, so the seq it was asked for is asked again if the answer did not cover it.
+      if (askedSeq !== null && (wanted === null || askedSeq > wanted)) wanted = askedSeq;
+      askedSeq = null;
+    }
+    if (wanted !== null && (drawnSeq === null || wanted > drawnSeq)) refresh(wanted);
   }
 
   window.casinoLive = {
