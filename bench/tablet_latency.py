@@ -8,6 +8,10 @@ the shoe deals from its commit (the event's recorded_at) to the moment the page 
     .venv/bin/python bench/tablet_latency.py --rounds 3                      # embedded default
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/tablet_latency.py
 
+Side by side: `--tree /path/to/another/worktree` serves the pages from that tree (its own
+`manage.py`, the same database schema), while the floor, the shoe and the browser stay this
+tree's, so two trees are timed by one driver; `--port` keeps to a port range of one's own.
+
 Without REDIS_URL the shoe's reader (another process) cannot push to the server's in-memory
 channel layer, so the shoe figure needs REDIS_URL; the taps and the weight are measured in both.
 """
@@ -72,19 +76,21 @@ def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[18] if len(values) >= 20 else max(values)
 
 
-def start_server(var_dir: Path) -> tuple[subprocess.Popen[bytes], dict[str, str]]:
+def start_server(
+    var_dir: Path, tree: Path, port: int
+) -> tuple[subprocess.Popen[bytes], dict[str, str]]:
     env = server_env(var_dir)
     if os.environ.get("DATABASE_URL"):
         env["DATABASE_URL"] = os.environ["DATABASE_URL"]
     subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=tree, env=env, check=True
     )
     log = (var_dir / "server.log").open("wb")
     server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{PORT}", "--noreload"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
-    _wait_for(f"http://127.0.0.1:{PORT}/login/", server)
+    _wait_for(f"http://127.0.0.1:{port}/login/", server)
     return server, env
 
 
@@ -158,19 +164,22 @@ def shoe_latencies(page: Any, events: list[dict[str, Any]]) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--port", type=int, default=PORT)
+    parser.add_argument("--tree", type=Path, default=ROOT, help="the tree whose server is timed")
     options = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as folder:
         var_dir = Path(folder)
-        server, env = start_server(var_dir)
+        server, env = start_server(var_dir, options.tree.resolve(), options.port)
         floor = Floor(var_dir, env)
-        floor.url = f"http://127.0.0.1:{PORT}"
+        floor.url = f"http://127.0.0.1:{options.port}"
         try:
             figures = run(floor, var_dir, options.rounds, sync_playwright)
         finally:
             server.terminate()
             server.wait(timeout=10)
+    figures["tree"] = str(options.tree.resolve())
     figures["database"] = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"
     figures["channel_layer"] = "redis" if os.environ.get("REDIS_URL") else "in-memory"
     print(json.dumps(figures, indent=2))
@@ -191,6 +200,10 @@ def run(floor: Floor, var_dir: Path, rounds: int, sync_playwright: Any) -> dict[
         page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
         sign_in(page, floor.url, table["username"], table["password"])
         weight = weigh(page, f"{floor.url}/tablet/tables/{table['table']}/")
+        # Every re-read of the fragment: one per change is the aim (a tap's own read, and the
+        # push only for changes made elsewhere), so a second read of one change shows here.
+        reads: list[str] = []
+        page.on("request", lambda r: reads.append(r.url) if r.url.endswith("/state") else None)
         shoe_ms: list[float] = []
         if live_shoe:
             with shoe_at_table(floor.env, serial, var_dir) as shoe:
@@ -219,6 +232,7 @@ def run(floor: Floor, var_dir: Path, rounds: int, sync_playwright: Any) -> dict[
         "taps": len(taps),
         "tap_ms": {"median": round(statistics.median(taps), 1), "p95": round(p95(taps), 1)},
         "page_weight": weight,
+        "fragment_reads": len(reads),
     }
     if shoe_ms:
         result["shoe_cards"] = len(shoe_ms)

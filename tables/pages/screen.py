@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from reports.shifts import floor_clock
 from tables import policy, selectors
-from tables.card_feeds import device_feeds_table, table_hold_reason
 from tables.models import DealerAssignment, Table
 from tables.pages import labels
 from tables.pages.actions import actions_for
@@ -20,10 +19,18 @@ from tables.pages.tablet_corrections import carries_reason, correction_forms, ow
 from tables.pages.tablet_custody import awaiting_dealer
 
 
-def table_screen(user: AbstractBaseUser | AnonymousUser, table: Table) -> dict[str, Any]:
+def table_screen(
+    user: AbstractBaseUser | AnonymousUser, table: Table, facts: policy.TableFacts | None = None
+) -> dict[str, Any]:
+    """`facts` are the table's feed status and assignment, when the caller read them to let
+    the viewer in: the policy's answer, the shoe line and the hold banner reuse that one read,
+    as the tablet's fragment is re-read after every tap and every card."""
+    facts = (
+        facts if facts is not None and facts.table_id == table.pk else policy.TableFacts(table.pk)
+    )
     view = selectors.table_live_view(table)
-    shoe_feeds = device_feeds_table(table.pk)
-    may = set(policy.allowed(user, table))
+    shoe_feeds = facts.shoe_feeds
+    may = set(policy.allowed(user, table, facts=facts))
     actions = actions_for(user, table, view, may)
     assignment = (
         DealerAssignment.objects.filter(table=table, ended_at__isnull=True)
@@ -40,7 +47,7 @@ def table_screen(user: AbstractBaseUser | AnonymousUser, table: Table) -> dict[s
         "deck": deck_for_game(table.game),
         "dealer": assignment.dealer.get_username() if assignment else None,
         "shift": current_shift_name(),
-        "held_reason": table_hold_reason(table.pk) or _engine_hold(view),
+        "held_reason": facts.hold_reason or _engine_hold(view),
         "shoe": shoe_status(table.pk),
         "shoe_feeds": shoe_feeds,
         "corrections": own_requests(user, table),

@@ -13,9 +13,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from tables import roles
+from tables import policy, roles
 from tables.models import DealerAssignment, Table
-from tables.pages.actions import may_act
 from tables.pages.screen import table_screen
 
 
@@ -41,30 +40,34 @@ def tablet_home(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _table_or_refusal(request: HttpRequest, table_id: int) -> Table | HttpResponse:
+def _table_or_refusal(
+    request: HttpRequest, table_id: int
+) -> tuple[Table, policy.TableFacts] | HttpResponse:
+    """The table and the facts its policy check read, which the screen reuses."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return _refused(request, _("No such table"), _("There is no table here."), 404)
-    if not may_act(request.user, table):
+    facts = policy.TableFacts(table.pk)
+    if not policy.allowed(request.user, table, facts=facts):
         return _refused(request, _("Not your table"), _("You are not assigned to this table."), 403)
-    return table
+    return table, facts
 
 
 @login_required
 @never_cache
 def tablet_table(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _table_or_refusal(request, table_id)
-    if isinstance(table, HttpResponse):
-        return table
-    context = table_screen(request.user, table)
+    found = _table_or_refusal(request, table_id)
+    if isinstance(found, HttpResponse):
+        return found
+    context = table_screen(request.user, *found)
     return render(request, "tablet/table.html", context)
 
 
 @login_required
 @never_cache
 def tablet_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _table_or_refusal(request, table_id)
-    if isinstance(table, HttpResponse):
-        return table
-    context = table_screen(request.user, table)
+    found = _table_or_refusal(request, table_id)
+    if isinstance(found, HttpResponse):
+        return found
+    context = table_screen(request.user, *found)
     return render(request, "tablet/_state.html", context)

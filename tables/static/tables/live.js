@@ -4,7 +4,8 @@
 // notice lost while the socket was down loses nothing.
 (function () {
   "use strict";
-  var status, socket, retryDelay = 500, lastSeq = null;
+  var status, socket, retryDelay = 500, lastSeq = null, askedSeq = null;
+  var holding = 0, heldSeq = null;
   var MAX_DELAY = 10000;
 
   function setStatus(state) {
@@ -16,7 +17,8 @@
   }
 
   // A fragment that says which seq it shows (data-seq) is not re-read for a notice it
-  // already reflects (its own tap's answer may have re-read it first).
+  // already reflects, nor for one a re-read under way was asked for (a tap's answer asks
+  // first, then its own push arrives): one change, one redraw.
   function shownSeq() {
     var shown = null;
     document.querySelectorAll("[data-seq]").forEach(function (node) {
@@ -27,7 +29,10 @@
   }
   function refresh(seq, table) {
     var shown = shownSeq();
-    if (seq !== null && seq !== undefined && shown !== null && seq <= shown) return;
+    var known = seq !== null && seq !== undefined;
+    if (known && shown !== null && seq <= Math.max(shown, askedSeq === null ? shown : askedSeq)) return;
+    // A read asked after the commit of `seq` shows it; a forced read (seq unknown) promises nothing.
+    if (known) askedSeq = seq;
     document.body.dispatchEvent(new CustomEvent("live-changed", { detail: { seq: seq, table: table } }));
   }
 
@@ -48,6 +53,7 @@
       }
       if (notice.type !== "table.changed") return;
       lastSeq = notice.seq;
+      if (holding) { heldSeq = Math.max(heldSeq || 0, notice.seq || 0); return; }
       refresh(notice.seq, notice.table);
     };
     socket.onclose = function (event) {
@@ -60,9 +66,28 @@
     };
   }
 
+  // While a tap is on its way its answer will draw the screen: notices heard meanwhile wait,
+  // and on release are read only if they are newer than what the answer drew.
+  function hold() { holding += 1; }
+  function release(drawnSeq) {
+    holding = Math.max(0, holding - 1);
+    if (holding) return;
+    var wanted = heldSeq;
+    heldSeq = null;
+    if (drawnSeq !== null) {
+      // The answer's screen replaced the fragment: a read under way was for the old one and
+      // is lost, so the seq it was asked for is asked again if the answer did not cover it.
+      if (askedSeq !== null && (wanted === null || askedSeq > wanted)) wanted = askedSeq;
+      askedSeq = null;
+    }
+    if (wanted !== null && (drawnSeq === null || wanted > drawnSeq)) refresh(wanted);
+  }
+
   window.casinoLive = {
     setStatus: setStatus,
     refresh: refresh,
+    hold: hold,
+    release: release,
     isOpen: function () { return socket && socket.readyState === WebSocket.OPEN; },
   };
 
@@ -74,6 +99,10 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     status = document.getElementById("live-status");
+    // A re-read that failed showed nothing: the next notice of that seq must read again.
+    document.body.addEventListener("htmx:afterRequest", function (event) {
+      if (!event.detail.successful) askedSeq = null;
+    });
     var path = document.body.dataset.liveSocket;
     if (!path) { setStatus(navigator.onLine ? "online" : "offline"); return; }
     connect(path);

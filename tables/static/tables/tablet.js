@@ -4,10 +4,9 @@
 // stops it. A retry carries the same key, so nothing is applied twice.
 (function () {
   "use strict";
-  var body, api, storageKey, queue = [], halted = false, sending = false, pending = null;
+  var body, api, tapUrl, storageKey, queue = [], halted = false, sending = false, pending = null;
   var answers = [];
   var RETRY_MS = 3000;
-  var PUSH_GRACE_MS = 400;
 
   function csrfToken() {
     try { return JSON.parse(body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
@@ -59,7 +58,9 @@
 
   async function send(item) {
     // An endpoint of another part of the API (the custody books) comes whole.
+    // A game command goes to the tablet's own door, which answers with the screen after it too.
     var url = item.endpoint.charAt(0) === "/" ? item.endpoint : api + item.endpoint;
+    if (item.endpoint === "commands" && tapUrl) url = tapUrl;
     return fetch(url, {
       method: "POST",
       credentials: "same-origin",
@@ -83,12 +84,14 @@
         var item = queue[0];
         item.state = "sending";
         render();
-        var response;
+        var response, live = window.casinoLive;
+        // This tap's own push must not re-read what its answer will draw: hold the notices.
+        if (live) live.hold();
         try { response = await send(item); } catch (e) { response = null; }
         if (response === null || response.status >= 500) {
           item.state = "waiting";  // no answer: the same key goes again later
           save();
-          if (window.casinoLive) window.casinoLive.setStatus("offline");
+          if (live) { live.release(null); live.setStatus("offline"); }
           setTimeout(flush, RETRY_MS);
           break;
         }
@@ -98,8 +101,11 @@
         save();
         if (response.ok) {
           showAnswer(item.label);
-          refreshAfter(answer);
+          var drawn = answer.fragment ? showFragment(answer.fragment) : 0;
+          if (live) live.release(drawn || null);
+          if (!drawn) refreshAfter(answer);
         } else {
+          if (live) live.release(null);
           // The screen stays as it was; the service's sentence says why.
           showRefusal(answer.detail || answer.code || String(response.status));
           halted = queue.length > 0;
@@ -111,20 +117,47 @@
     }
   }
 
-  // The push of this very change re-reads the screen; re-read here only if it does not come
-  // (no socket, or a lost notice), so one tap costs one re-read.
-  function shownSeq() {
-    var node = el("table-state");
-    return node ? Number(node.dataset.seq) : 0;
-  }
+  // Without a fragment in the answer (another endpoint), re-read straight away with the
+  // answer's seq: its own push then finds that seq asked for (live.js) and reads nothing.
   function refreshAfter(answer) {
     var live = window.casinoLive;
     if (!live) return;
     live.setStatus("online");
     var events = (answer && answer.events) || [];
     var seq = events.length ? Math.max.apply(null, events.map(function (e) { return e.seq || 0; })) : 0;
-    if (!seq || !live.isOpen()) { live.refresh(); return; }
-    setTimeout(function () { if (shownSeq() < seq) live.refresh(); }, PUSH_GRACE_MS);
+    live.refresh(seq || null);
+  }
+
+  // Draws the fragment a tap's answer carries; returns the seq now shown (0: not drawn).
+  function showFragment(html) {
+    var node = el("table-state"), holder = document.createElement("div");
+    holder.innerHTML = html.trim();
+    var fresh = holder.firstElementChild;
+    if (!node || !fresh || fresh.id !== "table-state") return 0;
+    var seq = Number(fresh.dataset.seq);
+    if (seq <= Number(node.dataset.seq)) return Number(node.dataset.seq); // a newer read won
+    keepTyped();
+    node.replaceWith(fresh);
+    if (window.htmx) htmx.process(fresh);
+    restoreTyped();
+    if (window.casinoLive) window.casinoLive.setStatus("online");
+    return seq;
+  }
+
+  // A redraw must not lose what the dealer is typing or picking.
+  var typed = {};
+  function keepTyped() {
+    typed = {};
+    document.querySelectorAll("#table-state input[id]").forEach(function (input) {
+      if (input.dataset.touched) typed[input.id] = input.value;
+    });
+  }
+  function restoreTyped() {
+    Object.keys(typed).forEach(function (id) {
+      var input = el(id);
+      if (input) { input.value = typed[id]; input.dataset.touched = "1"; }
+    });
+    if (pending) openPicker(pending);
   }
 
   function openPicker(action) {
@@ -185,6 +218,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     body = document.body;
     api = body.dataset.api;
+    tapUrl = body.dataset.tapUrl || "";
     if (!api) return;
     storageKey = "casino.tablet.queue." + body.dataset.table;
     load();
@@ -206,21 +240,8 @@
     });
     body.addEventListener("live-status", function (event) { if (event.detail.state === "online") flush(); });
     window.addEventListener("online", flush);
-    // A live re-read must not lose what the dealer is typing or picking.
-    var typed = {};
-    body.addEventListener("htmx:beforeSwap", function () {
-      typed = {};
-      document.querySelectorAll("#table-state input[id]").forEach(function (input) {
-        if (input.dataset.touched) typed[input.id] = input.value;
-      });
-    });
-    body.addEventListener("htmx:afterSwap", function () {
-      Object.keys(typed).forEach(function (id) {
-        var input = el(id);
-        if (input) { input.value = typed[id]; input.dataset.touched = "1"; }
-      });
-      if (pending) openPicker(pending);
-    });
+    body.addEventListener("htmx:beforeSwap", keepTyped);
+    body.addEventListener("htmx:afterSwap", restoreTyped);
     document.addEventListener("input", function (event) {
       if (event.target.matches && event.target.matches("#table-state input")) event.target.dataset.touched = "1";
     });
