@@ -84,7 +84,7 @@ def _wait_for(url: str, process: subprocess.Popen[bytes], timeout_s: float = 60)
     raise RuntimeError(f"the server did not answer at {url}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
     if not CHROMIUM.exists():
         pytest.skip("the browser tier needs Debian's chromium at /usr/bin/chromium")
@@ -109,7 +109,10 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running in the main
+# thread while it is open, and every test after the browser tier in the same run would see it
+# (a test's own `run_until_complete` refuses to start under a running loop).
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
