@@ -6,17 +6,19 @@ person. Rule errors from the engine keep their own code and status.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError
 from django.http import HttpRequest, JsonResponse
+from psycopg_pool import PoolTimeout
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from tables.engine.errors import RuleError
-from tables.refusals import sentence_for
+from tables.refusals import refusal_sentence, sentence_for
 
 DRF_CODES = {
     exceptions.NotAuthenticated: "not_authenticated",
@@ -110,12 +112,34 @@ def forbidden(request: HttpRequest, exception: Exception | None = None) -> JsonR
     )
 
 
+SERVER_ERROR = "Something went wrong on the server; nothing was recorded. Please try again."
+SERVER_BUSY = "The server is busy; nothing was recorded. Try again in a moment."
+
+
 def server_error(request: HttpRequest) -> JsonResponse:
+    """Django's last word on an uncaught exception (it calls this inside its `except`).
+
+    No database connection within the pool's timeout is not a fault of the service but a
+    burst past what it was sized for: the client is told to try again, with its idempotency
+    key, and a balancer may send that try elsewhere (503, Retry-After)."""
+    if _no_connection_now(sys.exc_info()[1]):
+        response = _json_error("server_busy", refusal_sentence("server_busy", SERVER_BUSY), 503)
+        response["Retry-After"] = "1"
+        return response
     return _json_error(
         "server_error",
-        "Something went wrong on the server; nothing was recorded. Please try again.",
+        refusal_sentence("server_error", SERVER_ERROR),
         status.HTTP_500_INTERNAL_SERVER_ERROR,
     )
+
+
+def _no_connection_now(error: BaseException | None) -> bool:
+    """The pool gave no connection in time: psycopg_pool's PoolTimeout, as Django wraps it."""
+    while error is not None:
+        if isinstance(error, PoolTimeout):
+            return True
+        error = error.__cause__
+    return False
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:

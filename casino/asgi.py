@@ -6,12 +6,12 @@ and must come from one of ALLOWED_HOSTS, so another site cannot open a socket as
 
 import os
 
-from casino.asgi_handler import sync_stack_asgi_application
+from casino.asgi_handler import pooled_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 # Django must be set up before the consumers (and their models) are imported. HTTP runs the
-# synchronous middleware and views in one thread hop per request (casino/asgi_handler.py).
-django_asgi_app = sync_stack_asgi_application()
+# synchronous middleware and views on a few long-lived threads (casino/asgi_handler.py).
+django_asgi_app = pooled_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -90,6 +90,11 @@ CATALOGUE: dict[str, tuple[Promise, ...]] = {
     "request_already_decided": (_("This request was already decided."),),
     "unknown_slip": (_("There is no such slip at this table."),),
     "slip_already_voided": (_("This slip is already void."),),
+    # The server's own refusals: nothing was recorded, the tap can be sent again.
+    "server_error": (
+        _("Something went wrong on the server; nothing was recorded. Please try again."),
+    ),
+    "server_busy": (_("The server is busy; nothing was recorded. Try again in a moment."),),
 }
 
 
