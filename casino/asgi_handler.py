@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
@@ -82,6 +83,18 @@ class PooledSyncASGIHandler(ASGIHandler):
             body_file.close()
         return response
 
+    def shutdown(self) -> None:
+        """Close every request thread's database connections and end the threads (a test's
+        handler; a server's process ends with its threads)."""
+        for pool in self._pools.values():
+            # One task per thread, held at a barrier until each thread has one.
+            barrier = threading.Barrier(self.threads)
+
+            for _ in range(self.threads):
+                pool.submit(_close_connections_at, barrier)
+            pool.shutdown(wait=True)
+        self._pools.clear()
+
     def _pool(self, loop: asyncio.AbstractEventLoop) -> ThreadPoolExecutor:
         # One pool per process and loop: a forked worker, or a test's new loop, makes its own.
         key = (os.getpid(), loop)
@@ -91,6 +104,11 @@ class PooledSyncASGIHandler(ASGIHandler):
                 self.threads, "request", initializer=_serve_for, initargs=(loop,)
             )
         return pool
+
+
+def _close_connections_at(barrier: threading.Barrier) -> None:
+    barrier.wait(timeout=10)
+    db.connections.close_all()
 
 
 def _serve_for(loop: asyncio.AbstractEventLoop) -> None:
