@@ -60,9 +60,14 @@ def settled(client_for: Any, dealer_dora: User, pit_boss_paula: User) -> Table:
     return table
 
 
-def boxes_of(fragment: str) -> dict[int, str]:
-    """Each box's article in the tablet's fragment, by its number."""
-    found = re.finditer(r'<article class="box[^"]*" data-box="(\d+)".*?</article>', fragment, re.S)
+def boxes_on_screen(dealer: User, table: Table, language: str) -> dict[int, str]:
+    """Each box's article in the dealer's tablet fragment, by its number."""
+    tablet = Client()
+    tablet.force_login(dealer)
+    fragment = tablet.get(f"/tablet/tables/{table.pk}/state", HTTP_ACCEPT_LANGUAGE=language)
+    found = re.finditer(
+        r'<article class="box[^"]*" data-box="(\d+)".*?</article>', fragment.content.decode(), re.S
+    )
     return {int(article.group(1)): article.group(0) for article in found}
 
 
@@ -75,12 +80,7 @@ def payout_buttons(article: str) -> list[str]:
 def test_the_settled_tablet_shows_one_payout_button_per_box_in_its_words(
     dealer_dora: User, settled: Table, language: str
 ) -> None:
-    tablet = Client()
-    tablet.force_login(dealer_dora)
-    fragment = tablet.get(
-        f"/tablet/tables/{settled.pk}/state", HTTP_ACCEPT_LANGUAGE=language
-    ).content.decode()
-    boxes = boxes_of(fragment)
+    boxes = boxes_on_screen(dealer_dora, settled, language)
     assert {box: payout_buttons(boxes[box]) for box in STAKES} == {
         box: [label] for box, label in BUTTONS[language].items()
     }
@@ -88,10 +88,7 @@ def test_the_settled_tablet_shows_one_payout_button_per_box_in_its_words(
 
 @pytest.mark.django_db
 def test_a_settled_box_says_its_outcome_once(dealer_dora: User, settled: Table) -> None:
-    tablet = Client()
-    tablet.force_login(dealer_dora)
-    fragment = tablet.get(f"/tablet/tables/{settled.pk}/state", HTTP_ACCEPT_LANGUAGE="en")
-    boxes = boxes_of(fragment.content.decode())
+    boxes = boxes_on_screen(dealer_dora, settled, "en")
     for box, outcome in OUTCOMES.items():
         text = re.sub(r"<[^>]+>", " ", boxes[box])
         assert re.findall(rf"\b{outcome}\b", text) == [outcome], (box, text)
