@@ -60,11 +60,6 @@ class TabletAction:
         return {"type": self.command, "data": dict(self.data)}
 
 
-def may_act(user: AbstractBaseUser | AnonymousUser, table: Table) -> bool:
-    """Whether the policy lets `user` send anything at `table` (his table, or a pit boss)."""
-    return bool(policy.allowed(user, table))
-
-
 def actions_for(
     user: AbstractBaseUser | AnonymousUser,
     table: Table,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import localize
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -100,12 +101,24 @@ def word(table: dict[str, Any], key: Any) -> str:
     return str(text) if text is not None else str(key).replace("_", " ")
 
 
+def payout_label(net: int) -> str:
+    """What the dealer does with a settled box's chips: a loss is collected, a push leaves the
+    stake in the box, a win is paid; a signed amount on a "Pay" button was misread at the table."""
+    if net < 0:
+        return _("Collect %(amount)s") % {"amount": localize(-net)}
+    if net == 0:
+        return _("Push: the stake stays")
+    return _("Pay %(amount)s") % {"amount": localize(net)}
+
+
 def command_label(command: str, entry: dict[str, Any]) -> str:
     base = word(COMMAND_LABELS, command)
     if command == "request_draw":
         base = _("Draw face down") if entry.get("face_down") else _("Draw face up")
-    if entry.get("amount") and command not in ("place_wager", "change_wager", "check", "fold"):
-        base = f"{base} {entry['amount']}"
+    if command == "record_payout" and entry.get("amount") is not None:
+        base = payout_label(int(entry["amount"]))
+    elif entry.get("amount") and command not in ("place_wager", "change_wager", "check", "fold"):
+        base = f"{base} {localize(entry['amount'])}"
     if entry.get("box") is not None:
         return _("%(action)s · box %(box)s") % {"action": base, "box": entry["box"]}
     if entry.get("seat") is not None:

@@ -75,3 +75,32 @@ def tap_first(page: Any, selector: str, *, card: str | None = None) -> None:
 
 def present(page: Any, selector: str) -> bool:
     return bool(page.locator(selector).count() > 0)
+
+
+def payout_button(page: Any, box: int) -> Any:
+    """A settled box's payout button, found by its command and box, never by its words: they
+    say Collect, Push or Pay with the amount, in the dealer's language."""
+    return page.locator(f'article[data-box="{box}"] button[data-command="record_payout"]')
+
+
+def payout_name(box: int, net: int) -> str:
+    """What the payout button of a box settled at `net` says to an English-speaking dealer."""
+    if net < 0:
+        return f"Collect {-net} · box {box}"
+    if net == 0:
+        return f"Push: the stake stays · box {box}"
+    return f"Pay {net} · box {box}"
+
+
+def record_payouts(page: Any, nets: dict[int, int]) -> None:
+    """Tap each settled box's payout button, once its accessible name says what it does, and
+    see the results table mark the box paid with its net."""
+    from playwright.sync_api import expect
+
+    for box, net in nets.items():
+        before = seq(page)
+        expect(payout_button(page, box)).to_have_accessible_name(payout_name(box, net))
+        payout_button(page, box).click()
+        wait_past(page, before)
+    for box, net in nets.items():
+        assert f"✔ {net}" in page.locator(f'tr[data-payout-box="{box}"]').inner_text(), box

@@ -27,7 +27,15 @@ from tables.demo.floor import DEMO_PLAYERS, PLAYER_BUY_IN, SIETE_SETTINGS
 from tables.engine.siete.settings import SieteSettings
 from tables.engine.siete.settlement import settle_box
 from tests.browser.conftest import CHROMIUM, PORT, PYTHON, ROOT, _wait_for, screenshot, server_env
-from tests.browser.tablet_driver import TIMEOUT_MS, button, has_button, tap, wager, wait_live
+from tests.browser.tablet_driver import (
+    TIMEOUT_MS,
+    button,
+    has_button,
+    record_payouts,
+    tap,
+    wager,
+    wait_live,
+)
 from tests.browser.test_tablet_stud import DECK, play_to_showdown
 
 # Two ports beside the tier's own server (which may be up in the same session): the page
@@ -125,6 +133,12 @@ class Watched:
         wait_live(page)
         return page
 
+    def dealer_at(self, demo: DemoFloor, table: str) -> Any:
+        """The tablet of `table`'s demo dealer, signed in with the login seed_demo printed."""
+        page = self.sign_in(demo, demo.dealer_of[table], r"/tablet/tables/\d+/")
+        assert table in page.inner_text("body")
+        return page
+
     def assert_clean(self) -> None:
         assert self.problems == []
 
@@ -156,8 +170,7 @@ def test_the_demo_dealer_plays_a_siete_round_the_demo_shoe_deals(
     demo: DemoFloor, context: Any
 ) -> None:
     watched = Watched(context)
-    page = watched.sign_in(demo, demo.dealer_of["SyM-1"], r"/tablet/tables/\d+/")
-    assert "SyM-1" in page.inner_text("body")
+    page = watched.dealer_at(demo, "SyM-1")
     _wait_for_the_shoe(page)
     screenshot(page, "demo-01-dealer1-siete-signed-in")
     tap(page, "Start round")
@@ -192,10 +205,7 @@ def test_the_demo_dealer_plays_a_siete_round_the_demo_shoe_deals(
         row = page.locator(f'tr[data-payout-box="{box}"]')
         assert int(row.locator("td[data-net]").get_attribute("data-net")) == expected.net, box
         nets[box] = expected.net
-    for box, net in nets.items():
-        tap(page, f"Pay {net} · box {box}")
-    for box, net in nets.items():
-        assert f"✔ {net}" in page.locator(f'tr[data-payout-box="{box}"]').inner_text()
+    record_payouts(page, nets)
     screenshot(page, "demo-04-dealer1-siete-paid")
     paid = [e["payload"] for e in demo.events(_table_id(page)) if e["type"] == "payout.recorded"]
     assert sorted((p["box"], p["amount"]) for p in paid[-len(nets) :]) == sorted(nets.items())
@@ -206,8 +216,7 @@ def test_the_stud_demo_dealer_plays_a_hand_to_showdown_from_the_tablet(
     demo: DemoFloor, context: Any
 ) -> None:
     watched = Watched(context)
-    page = watched.sign_in(demo, demo.dealer_of["Stud-1"], r"/tablet/tables/\d+/")
-    assert "Stud-1" in page.inner_text("body")
+    page = watched.dealer_at(demo, "Stud-1")
     tap(page, "Start hand")
     screenshot(page, "demo-05-dealer3-stud-started")
     deck = DECK.copy()

@@ -38,9 +38,13 @@ def dora_tablet(dealer_dora: User) -> Client:
     return client
 
 
-def tap(client: Client, table: Table, key: str, command: str, **data: Any) -> Any:
+def tap(
+    client: Client, table: Table, key: str, command: str, door: str = "api", **data: Any
+) -> Any:
+    """A command sent at the API's door (`api`), or at the tablet's own (`tablet`), which
+    answers with the screen after it."""
     return client.post(
-        f"/api/tables/{table.pk}/commands",
+        f"/{door}/tables/{table.pk}/commands",
         json.dumps({"type": command, "data": data}),
         content_type="application/json",
         HTTP_IDEMPOTENCY_KEY=key,
@@ -75,22 +79,15 @@ def test_a_refused_tap_is_answered_in_fewer_queries_than_an_applied_one(
     assert response.status_code in (400, 409, 422)
 
 
-def tablet_tap(client: Client, table: Table, key: str, command: str, **data: Any) -> Any:
-    return client.post(
-        f"/tablet/tables/{table.pk}/commands",
-        json.dumps({"type": command, "data": data}),
-        content_type="application/json",
-        HTTP_IDEMPOTENCY_KEY=key,
-    )
-
-
 def test_the_tablets_own_door_answers_with_the_screen_after_the_tap(
     django_assert_max_num_queries: Any, dora_tablet: Client, siete_table: Table
 ) -> None:
     # One request instead of a POST and a GET: the command's queries and the fragment's,
     # less the session and the user read once.
     with django_assert_max_num_queries(COMMAND_QUERIES + FRAGMENT_QUERIES - 2):
-        response = tablet_tap(dora_tablet, siete_table, "tap-1", "place_wager", box=1, amount=20)
+        response = tap(
+            dora_tablet, siete_table, "tap-1", "place_wager", door="tablet", box=1, amount=20
+        )
     assert response.status_code == 201
     head = max(event["seq"] for event in response.json()["events"])
     assert f'data-seq="{head}"' in response.json()["fragment"]
@@ -101,7 +98,7 @@ def test_a_refusal_at_the_tablets_door_is_the_apis_and_carries_no_screen(
     dora_tablet: Client, siete_table: Table
 ) -> None:
     before = Table.objects.get(pk=siete_table.pk).head_seq
-    response = tablet_tap(dora_tablet, siete_table, "tap-1", "place_wager", box=1, amount=1)
+    response = tap(dora_tablet, siete_table, "tap-1", "place_wager", door="tablet", box=1, amount=1)
     api = tap(dora_tablet, siete_table, "tap-2", "place_wager", box=1, amount=1)
     assert (response.status_code, response.json()["code"]) == (api.status_code, api.json()["code"])
     assert "fragment" not in response.json()
@@ -111,6 +108,6 @@ def test_a_refusal_at_the_tablets_door_is_the_apis_and_carries_no_screen(
 def test_a_signed_out_tap_is_refused_in_json_not_sent_to_the_login_page(
     siete_table: Table,
 ) -> None:
-    response = tablet_tap(Client(), siete_table, "tap-1", "place_wager", box=1, amount=20)
+    response = tap(Client(), siete_table, "tap-1", "place_wager", door="tablet", box=1, amount=20)
     assert response.status_code in (401, 403)
     assert "fragment" not in response.json()
