@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
+from django.db.models.fields.json import KeyTransform
 
+from tables.engine.custody.codec import CUSTODY_TYPES
 from tables.models.floor import Table
 from tables.models.rounds import Round
 
@@ -48,6 +51,28 @@ class TableEvent(models.Model):
             models.Index(fields=("round", "seq")),
             models.Index(fields=("table", "type")),
             models.Index(fields=("recorded_at",)),
+            # A table's custody facts, a few per shift among thousands of engine events. The
+            # `(table, type)` index would read every shift's rows of a type ever recorded;
+            # these two read the shift's own. Partial on the custody types, so an engine
+            # event's append does not write them, and a query naming any of those types (all
+            # of them, or a few) implies the condition and may use them.
+            models.Index(
+                # The shift's facts by the gaming day and shift their payloads name (as the
+                # ORM's `payload__gaming_day=` compares them: the JSON value, `->`).
+                F("table"),
+                KeyTransform("gaming_day", "payload"),
+                KeyTransform("shift", "payload"),
+                name="event_custody_by_shift",
+                condition=Q(type__in=CUSTODY_TYPES),
+            ),
+            # The latest custody fact of some types (the last opener, the last count): read
+            # backwards from the head over custody facts only, so as far back as the last
+            # one of them, not through every shift's.
+            models.Index(
+                fields=("table", "seq"),
+                name="event_custody_by_seq",
+                condition=Q(type__in=CUSTODY_TYPES),
+            ),
         ]
 
     def __str__(self) -> str:
