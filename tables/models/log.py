@@ -49,28 +49,20 @@ class TableEvent(models.Model):
         ]
         indexes = [
             models.Index(fields=("round", "seq")),
-            models.Index(fields=("table", "type")),
+            # With seq: a type's latest (the last opener, the last closer) is one probe from
+            # the end, and a type's rows come in log order, whatever the table's age.
+            models.Index(fields=("table", "type", "seq"), name="event_type_by_seq"),
             models.Index(fields=("recorded_at",)),
-            # A table's custody facts, a few per shift among thousands of engine events. The
-            # `(table, type)` index would read every shift's rows of a type ever recorded;
-            # these two read the shift's own. Partial on the custody types, so an engine
-            # event's append does not write them, and a query naming any of those types (all
-            # of them, or a few) implies the condition and may use them.
+            # A shift's custody facts, a few among thousands of engine events, by the gaming
+            # day and shift their payloads name (as the ORM's `payload__gaming_day=` compares
+            # them: the JSON value, `->`). Without it a shift's read went through every shift's
+            # rows of its types. Partial on the custody types: an engine event's append does
+            # not write it, and a query naming all or some of those types implies the condition.
             models.Index(
-                # The shift's facts by the gaming day and shift their payloads name (as the
-                # ORM's `payload__gaming_day=` compares them: the JSON value, `->`).
                 F("table"),
                 KeyTransform("gaming_day", "payload"),
                 KeyTransform("shift", "payload"),
                 name="event_custody_by_shift",
-                condition=Q(type__in=CUSTODY_TYPES),
-            ),
-            # The latest custody fact of some types (the last opener, the last count): read
-            # backwards from the head over custody facts only, so as far back as the last
-            # one of them, not through every shift's.
-            models.Index(
-                fields=("table", "seq"),
-                name="event_custody_by_seq",
                 condition=Q(type__in=CUSTODY_TYPES),
             ),
         ]
