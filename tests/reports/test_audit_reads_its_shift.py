@@ -22,6 +22,7 @@ from django.test.utils import CaptureQueriesContext
 from reports.demo.shift import Staff, simulate_shift, simulation_tables
 from reports.inputs.audit import table_findings
 from reports.inputs.rounds import shift_window
+from reports.models import Slip
 from reports.shifts import ShiftKey, floor_clock
 from tables.engine.custody.codec import COUNTED, CUSTODY_TYPES
 from tables.models import EngineSnapshot, Round, Table, TableEvent
@@ -39,7 +40,7 @@ pytestmark = [
 ]
 ROUNDS = 3
 PRIOR_SHIFTS = 3
-BOUNDED = (Round._meta.db_table, EngineSnapshot._meta.db_table)
+BOUNDED = (Round._meta.db_table, EngineSnapshot._meta.db_table, Slip._meta.db_table)
 EVENTS = TableEvent._meta.db_table
 
 
@@ -113,8 +114,14 @@ def test_the_audit_after_prior_shifts_reads_only_its_walk(staff: Staff) -> None:
             EngineSnapshot._meta.db_table: EngineSnapshot.objects.filter(
                 table=table, seq__gte=walked_from
             ).count(),
+            # The slips of the shifts the walk replays (the last; the one before, at most).
+            Slip._meta.db_table: sum(
+                Slip.objects.filter(table=table, gaming_day=key.gaming_day, shift=key.shift).count()
+                for key in keys[-2:]
+            ),
         }
         assert Round.objects.filter(table=table).count() > 2 * bound[Round._meta.db_table]
+        assert Slip.objects.filter(table=table).count() > bound[Slip._meta.db_table]
         for query in queries.captured_queries:
             sql = query["sql"]
             if not sql.startswith("SELECT") or not any(name in sql for name in BOUNDED):

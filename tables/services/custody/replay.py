@@ -10,7 +10,11 @@ vouches for them), so a shift is always judged whole.
 from __future__ import annotations
 
 from datetime import date
+from functools import reduce
+from operator import or_
 from typing import Any
+
+from django.db.models import Q
 
 from reports.models import Slip
 from reports.shifts import ShiftKey
@@ -69,13 +73,18 @@ class CustodyReplay:
             for shift, state in self.states.items()
             for (slip_type, number), status in slip_statuses(state).items()
         }
-        rows = Slip.objects.filter(table=self.table).values_list(
-            "gaming_day", "shift", "slip_type", "number", "stage", "voided"
+        # The replayed shifts' rows only: the table's every slip would grow with its age.
+        shifts = [Q(gaming_day=date.fromisoformat(day), shift=shift) for day, shift in self.states]
+        rows = (
+            Slip.objects.filter(reduce(or_, shifts), table=self.table).values_list(
+                "gaming_day", "shift", "slip_type", "number", "stage", "voided"
+            )
+            if shifts
+            else []
         )
         stored = {
             (day.isoformat(), shift, slip_type, number): SlipStatus(stage, voided)
             for day, shift, slip_type, number, stage, voided in rows
-            if (day.isoformat(), shift) in self.states
         }
         problems = []
         for key in sorted(folded.keys() | stored.keys()):
