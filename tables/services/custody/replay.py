@@ -10,11 +10,7 @@ vouches for them), so a shift is always judged whole.
 from __future__ import annotations
 
 from datetime import date
-from functools import reduce
-from operator import or_
 from typing import Any
-
-from django.db.models import Q
 
 from reports.models import Slip
 from reports.shifts import ShiftKey
@@ -73,15 +69,15 @@ class CustodyReplay:
             for shift, state in self.states.items()
             for (slip_type, number), status in slip_statuses(state).items()
         }
-        # The replayed shifts' rows only: the table's every slip would grow with its age.
-        shifts = [Q(gaming_day=date.fromisoformat(day), shift=shift) for day, shift in self.states]
-        rows = (
-            Slip.objects.filter(reduce(or_, shifts), table=self.table).values_list(
-                "gaming_day", "shift", "slip_type", "number", "stage", "voided"
-            )
-            if shifts
-            else []
-        )
+        # The replayed shifts' rows only (one shift, two at most: one probe each of the
+        # (table, gaming day, shift) index); the table's every slip would grow with its age.
+        rows = [
+            row
+            for day, shift in self.states
+            for row in Slip.objects.filter(
+                table=self.table, gaming_day=date.fromisoformat(day), shift=shift
+            ).values_list("gaming_day", "shift", "slip_type", "number", "stage", "voided")
+        ]
         stored = {
             (day.isoformat(), shift, slip_type, number): SlipStatus(stage, voided)
             for day, shift, slip_type, number, stage, voided in rows
