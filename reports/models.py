@@ -78,7 +78,12 @@ class Slip(models.Model):
         constraints = [
             models.UniqueConstraint(fields=("slip_type", "number"), name="slip_number_unique")
         ]
-        indexes = [models.Index(fields=("gaming_day", "shift"))]
+        indexes = [
+            models.Index(fields=("gaming_day", "shift")),
+            # A table's slips of a shift (the audit's replay checks them): the table's slips of
+            # every shift ever would be read through the table's own index.
+            models.Index(fields=("table", "gaming_day", "shift"), name="slip_table_shift"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.slip_type} slip {self.number}"

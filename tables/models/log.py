@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
+from django.db.models.fields.json import KeyTransform
 
+from tables.engine.custody.codec import CUSTODY_TYPES
 from tables.models.floor import Table
 from tables.models.rounds import Round
 
@@ -46,8 +49,22 @@ class TableEvent(models.Model):
         ]
         indexes = [
             models.Index(fields=("round", "seq")),
-            models.Index(fields=("table", "type")),
+            # With seq: a type's latest (the last opener, the last closer) is one probe from
+            # the end, and a type's rows come in log order, whatever the table's age.
+            models.Index(fields=("table", "type", "seq"), name="event_type_by_seq"),
             models.Index(fields=("recorded_at",)),
+            # A shift's custody facts, a few among thousands of engine events, by the gaming
+            # day and shift their payloads name (as the ORM's `payload__gaming_day=` compares
+            # them: the JSON value, `->`). Without it a shift's read went through every shift's
+            # rows of its types. Partial on the custody types: an engine event's append does
+            # not write it, and a query naming all or some of those types implies the condition.
+            models.Index(
+                F("table"),
+                KeyTransform("gaming_day", "payload"),
+                KeyTransform("shift", "payload"),
+                name="event_custody_by_shift",
+                condition=Q(type__in=CUSTODY_TYPES),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -16,8 +16,8 @@ from django.urls import reverse
 from reports.models import Slip
 from reports.shifts import ShiftKey
 from tables.engine.custody.codec import CLOSER, COUNTED, OPENER
-from tables.models import Table, TableEvent
-from tables.services.custody.log import shift_ledger
+from tables.models import Table
+from tables.services.custody.log import latest_event, shift_ledger
 
 COUNT_CONFIRM = "custody.confirm"
 SLIP_CONFIRM = "slip.confirm"
@@ -62,12 +62,7 @@ def awaiting_dealer(table: Table, may: frozenset[str] | set[str]) -> list[Awaiti
 
 
 def _count_waiting(table: Table) -> AwaitingSignature | None:
-    latest = (
-        TableEvent.objects.filter(table=table, type__in=COUNT_AND_SIGNED)
-        .order_by("-seq")
-        .only("type", "payload")
-        .first()
-    )
+    latest = latest_event(table, COUNT_AND_SIGNED)
     if latest is None or latest.type not in COUNTED.values():
         return None
     kind = "closer" if latest.type == CLOSING_COUNT else "opener"

@@ -22,6 +22,7 @@ from tables.services.commands import (
     record,
     table_command,
 )
+from tables.services.custody.log import latest_event
 
 SYSTEM = TableEvent.Source.SYSTEM
 # The custody counts that open and close a table's books (written by the custody services).
@@ -98,13 +99,8 @@ def books_closed(table: Table) -> bool:
     """Whether the table's books wait for an opener: its last count is a closer, or a count
     its dealer has not confirmed as the opener yet. (A table that never had a count has no
     books to wait for.)"""
-    last = (
-        TableEvent.objects.filter(table=table, type__in=CUSTODY_COUNTS)
-        .order_by("-seq")
-        .values_list("type", flat=True)
-        .first()
-    )
-    return last is not None and last != CUSTODY_OPENER
+    last = latest_event(table, CUSTODY_COUNTS)
+    return last is not None and last.type != CUSTODY_OPENER
 
 
 def is_current_dealer(user: AbstractBaseUser | AnonymousUser, table: Table) -> bool:

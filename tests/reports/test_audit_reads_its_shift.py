@@ -1,4 +1,5 @@
-"""The shift's audit reads the rounds and snapshots of its own walk, not the table's history.
+"""The shift's audit reads the rounds and snapshots of its own walk, and the custody reads
+the shift's own custody facts, not the table's history.
 
 Rows read are the database's own count (EXPLAIN ANALYZE: rows returned plus rows a filter
 removed, times loops, per scan of the table), so the test pins the queries' bounds, not a time.
@@ -7,7 +8,10 @@ removed, times loops, per scan of the table), so the test pins the queries' boun
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import pytest
@@ -17,8 +21,18 @@ from django.test.utils import CaptureQueriesContext
 
 from reports.demo.shift import Staff, simulate_shift, simulation_tables
 from reports.inputs.audit import table_findings
+from reports.inputs.rounds import shift_window
+from reports.models import Slip
 from reports.shifts import ShiftKey, floor_clock
-from tables.models import EngineSnapshot, Round, Table
+from tables.engine.custody.codec import COUNTED, CUSTODY_TYPES
+from tables.models import EngineSnapshot, Round, Table, TableEvent
+from tables.services.custody.log import (
+    custody_events,
+    last_count_event,
+    last_opener_event,
+    previous_closer,
+)
+from tables.services.floor import CUSTODY_COUNTS, books_closed
 
 pytestmark = [
     pytest.mark.django_db,
@@ -26,7 +40,8 @@ pytestmark = [
 ]
 ROUNDS = 3
 PRIOR_SHIFTS = 3
-BOUNDED = (Round._meta.db_table, EngineSnapshot._meta.db_table)
+BOUNDED = (Round._meta.db_table, EngineSnapshot._meta.db_table, Slip._meta.db_table)
+EVENTS = TableEvent._meta.db_table
 
 
 @pytest.fixture
@@ -45,8 +60,8 @@ def shift_keys(count: int) -> list[ShiftKey]:
     return keys
 
 
-def rows_read(sql: str) -> dict[str, int]:
-    """Rows of each table in BOUNDED one statement reads."""
+def rows_read(sql: str, relations: tuple[str, ...] = BOUNDED) -> dict[str, int]:
+    """Rows of each table in `relations` one statement reads."""
     # A test's tables are small enough for the planner to scan them whole whatever the
     # indexes; without sequential scans it takes the best bound an index gives, the plan
     # a long history gets.
@@ -58,7 +73,7 @@ def rows_read(sql: str) -> dict[str, int]:
 
     def walk(node: dict[str, Any]) -> None:
         relation = node.get("Relation Name")
-        if relation in BOUNDED:
+        if relation in relations:
             read = node["Actual Rows"] + node.get("Rows Removed by Filter", 0)
             totals[relation] = totals.get(relation, 0) + read * node["Actual Loops"]
         for child in node.get("Plans", []):
@@ -68,7 +83,8 @@ def rows_read(sql: str) -> dict[str, int]:
     return totals
 
 
-def test_the_audit_after_prior_shifts_reads_only_its_walk(staff: Staff) -> None:
+def play_shifts(staff: Staff) -> list[ShiftKey]:
+    """PRIOR_SHIFTS + 1 whole shifts at a table of each game, each followed by its audit."""
     tables = simulation_tables(2)  # one of each game
     keys = shift_keys(PRIOR_SHIFTS + 1)
     for number, key in enumerate(keys):
@@ -77,7 +93,12 @@ def test_the_audit_after_prior_shifts_reads_only_its_walk(staff: Staff) -> None:
             table.refresh_from_db()
             assert table_findings(table, key).chain[0].verified  # the next one's checkpoint
     with connection.cursor() as cursor:  # the planner sees the tables as they now are
-        cursor.execute("ANALYZE " + ", ".join(BOUNDED))
+        cursor.execute("ANALYZE " + ", ".join((*BOUNDED, EVENTS)))
+    return keys
+
+
+def test_the_audit_after_prior_shifts_reads_only_its_walk(staff: Staff) -> None:
+    keys = play_shifts(staff)
     for table in Table.objects.all():
         with CaptureQueriesContext(connection) as queries:
             check = table_findings(table, keys[-1]).chain[0]
@@ -93,11 +114,72 @@ def test_the_audit_after_prior_shifts_reads_only_its_walk(staff: Staff) -> None:
             EngineSnapshot._meta.db_table: EngineSnapshot.objects.filter(
                 table=table, seq__gte=walked_from
             ).count(),
+            # The slips of the shifts the walk replays (the last; the one before, at most).
+            Slip._meta.db_table: sum(
+                Slip.objects.filter(table=table, gaming_day=key.gaming_day, shift=key.shift).count()
+                for key in keys[-2:]
+            ),
         }
         assert Round.objects.filter(table=table).count() > 2 * bound[Round._meta.db_table]
+        assert Slip.objects.filter(table=table).count() > bound[Slip._meta.db_table]
         for query in queries.captured_queries:
             sql = query["sql"]
             if not sql.startswith("SELECT") or not any(name in sql for name in BOUNDED):
                 continue
             for relation, read in rows_read(sql).items():
                 assert read <= bound[relation], (table.game, relation, read, bound, sql[:300])
+
+
+def shift_custody(table: Table, key: ShiftKey) -> int:
+    """How many custody facts the shift `key` recorded at `table`."""
+    day, shift = key.gaming_day.isoformat(), key.shift
+    return sum(
+        1
+        for payload in TableEvent.objects.filter(table=table, type__in=CUSTODY_TYPES)
+        .values_list("payload", flat=True)
+        .iterator()
+        if payload.get("gaming_day") == day and payload.get("shift") == shift
+    )
+
+
+@contextmanager
+def log_reads() -> Iterator[list[tuple[int, str]]]:
+    """(log rows read, statement) of each statement on the log run inside the block."""
+    found: list[tuple[int, str]] = []
+    with CaptureQueriesContext(connection) as queries:
+        yield found
+    for query in queries.captured_queries:
+        if query["sql"].startswith("SELECT") and EVENTS in query["sql"]:
+            found.append((rows_read(query["sql"], (EVENTS,)).get(EVENTS, 0), query["sql"]))
+
+
+def test_the_custody_reads_after_prior_shifts_read_only_the_shifts_facts(staff: Staff) -> None:
+    keys = play_shifts(staff)
+    for table in Table.objects.all():
+        latest = last_opener_event(table)
+        assert latest is not None
+        per_shift = {key: shift_custody(table, key) for key in keys}
+        assert sum(per_shift.values()) > 3 * per_shift[keys[-1]]
+        # Each shift's facts, not the others': the oldest shift and the latest alike.
+        for key in (keys[0], keys[-1]):
+            with log_reads() as reads:
+                custody_events(table, key)
+                shift_window(table, key)
+            assert reads
+            for read, sql in reads:
+                assert read <= per_shift[key], (table.game, str(key), read, per_shift, sql[:300])
+        # The table's latest custody facts: about one row per type asked for (its latest,
+        # then the row itself), whatever the number of shifts before.
+        latest_reads = (
+            (1, partial(last_opener_event, table)),
+            (len(COUNTED), partial(last_count_event, table)),
+            (1, partial(previous_closer, table)),
+            (1, partial(previous_closer, table, before_seq=latest.seq)),
+            (len(CUSTODY_COUNTS), partial(books_closed, table)),
+        )
+        for types, read_latest in latest_reads:
+            with log_reads() as reads:
+                read_latest()
+            assert len(reads) == 1
+            read, sql = reads[0]
+            assert read <= 2 * types, (table.game, read, sql[:300])

@@ -7,8 +7,12 @@ custody events in seq order, decoded by the one codec (tables.engine.custody.cod
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from functools import reduce
+from operator import or_
 from typing import Any, NamedTuple
+
+from django.db.models import Q, Subquery
 
 from reports.denominations import table_denominations
 from reports.shifts import ShiftKey
@@ -53,22 +57,36 @@ def shift_ledger(table: Table, key: ShiftKey) -> CustodyState:
     return ledger_from_events(table, custody_events(table, key))
 
 
+def latest_event(
+    table: Table, types: Collection[str], *, before_seq: int | None = None
+) -> TableEvent | None:
+    """The table's latest event of any of `types` (before `before_seq`, when given).
+
+    One query reading about one row per type whatever the table's age: each type's latest is
+    its own `(table, type, seq)` index probe, a scalar subquery. `type IN (...) ORDER BY seq
+    DESC` would read and sort every shift's rows of those types: the index's order is by
+    type first."""
+    probes = []
+    for type_ in types:
+        rows = TableEvent.objects.filter(table=table, type=type_)
+        if before_seq is not None:
+            rows = rows.filter(seq__lt=before_seq)
+        probes.append(Q(pk=Subquery(rows.order_by("-seq").values("pk")[:1])))
+    return TableEvent.objects.filter(reduce(or_, probes)).order_by("-seq").first()
+
+
 def last_opener_event(table: Table) -> TableEvent | None:
-    return TableEvent.objects.filter(table=table, type=codec.OPENER).order_by("-seq").first()
+    return latest_event(table, (codec.OPENER,))
 
 
 def last_count_event(table: Table) -> TableEvent | None:
     """The pit boss's latest count of the table's tray, confirmed or not."""
-    counts = TableEvent.objects.filter(table=table, type__in=tuple(codec.COUNTED.values()))
-    return counts.order_by("-seq").first()
+    return latest_event(table, tuple(codec.COUNTED.values()))
 
 
 def previous_closer(table: Table, *, before_seq: int | None = None) -> Closer | None:
     """The last closer on the table's log (before ``before_seq``, when given)."""
-    events = TableEvent.objects.filter(table=table, type=codec.CLOSER)
-    if before_seq is not None:
-        events = events.filter(seq__lt=before_seq)
-    event = events.order_by("-seq").first()
+    event = latest_event(table, (codec.CLOSER,), before_seq=before_seq)
     if event is None:
         return None
     closer = codec.decode(event.type, event.payload)

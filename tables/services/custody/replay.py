@@ -69,13 +69,18 @@ class CustodyReplay:
             for shift, state in self.states.items()
             for (slip_type, number), status in slip_statuses(state).items()
         }
-        rows = Slip.objects.filter(table=self.table).values_list(
-            "gaming_day", "shift", "slip_type", "number", "stage", "voided"
-        )
+        # The replayed shifts' rows only (one shift, two at most: one probe each of the
+        # (table, gaming day, shift) index); the table's every slip would grow with its age.
+        rows = [
+            row
+            for day, shift in self.states
+            for row in Slip.objects.filter(
+                table=self.table, gaming_day=date.fromisoformat(day), shift=shift
+            ).values_list("gaming_day", "shift", "slip_type", "number", "stage", "voided")
+        ]
         stored = {
             (day.isoformat(), shift, slip_type, number): SlipStatus(stage, voided)
             for day, shift, slip_type, number, stage, voided in rows
-            if (day.isoformat(), shift) in self.states
         }
         problems = []
         for key in sorted(folded.keys() | stored.keys()):
