@@ -1,9 +1,10 @@
-"""Which channel-layer groups have a member, asked of Redis in one round trip per batch.
+"""Who is in the channel-layer groups a batch goes to, asked of Redis in one round trip per
+Redis server, however many groups.
 
-channels-redis spends two round trips on a group before it knows the group is empty, and
-most notices go to groups no page listens to (a table nobody watches, the floor between
-shifts). The drain asks for all of a batch's groups at once and sends only to those with a
-member; a page joining meanwhile re-reads the table when its socket opens, as it does now.
+channels-redis spends two round trips on a group before it knows who is in it, and most
+notices go to groups no page listens to (a table nobody watches, the floor between shifts).
+The drain asks for all of a batch's groups at once; a page joining meanwhile re-reads the
+table when its socket opens, as it does now.
 """
 
 from __future__ import annotations
@@ -16,23 +17,31 @@ from typing import Any
 from channels_redis.core import RedisChannelLayer
 
 
-async def groups_with_members(layer: Any, groups: Iterable[str]) -> set[str]:
-    """The `groups` with a member now (after dropping members past the group expiry, as
-    `group_send` does). Every group counts as listened on a layer other than Redis's."""
-    names = set(groups)
-    if not isinstance(layer, RedisChannelLayer):
-        return names
+async def group_members(layer: RedisChannelLayer, groups: Iterable[str]) -> dict[str, list[str]]:
+    """Each of `groups` with a member now, mapped to its member channels, after dropping the
+    members past the group expiry (as `group_send` does, so a page whose socket died without
+    leaving stops costing a delivery). Groups without a member are left out."""
     by_connection: dict[int, list[str]] = defaultdict(list)
-    for group in names:
+    for group in set(groups):
         by_connection[layer.consistent_hash(group)].append(group)
     cutoff = int(time.time()) - layer.group_expiry
-    found: set[str] = set()
+    members: dict[str, list[str]] = {}
     for index, shard in by_connection.items():
         pipe = layer.connection(index).pipeline(transaction=False)
         for group in shard:
             key = layer._group_key(group)
             pipe.zremrangebyscore(key, min=0, max=cutoff)
-            pipe.zcard(key)
+            pipe.zrange(key, 0, -1)
         answers = await pipe.execute()
-        found.update(group for group, members in zip(shard, answers[1::2], strict=True) if members)
-    return found
+        for group, channels in zip(shard, answers[1::2], strict=True):
+            if channels:
+                members[group] = [channel.decode("utf8") for channel in channels]
+    return members
+
+
+async def groups_with_members(layer: Any, groups: Iterable[str]) -> set[str]:
+    """The `groups` with a member now. Every group counts as listened on a layer other than
+    Redis's (the in-memory layer answers that for free)."""
+    if not isinstance(layer, RedisChannelLayer):
+        return set(groups)
+    return set(await group_members(layer, groups))

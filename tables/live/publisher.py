@@ -7,7 +7,8 @@ after each send the task lingers briefly, so a stream of writes is sent in batch
 A message still queued when a newer one for the same group and table comes is dropped: the
 notice says "table N changed at seq S" and the page re-reads the table as of the newest, so
 under load each group hears every table's latest seq at the cost of one send, where a send
-per write (four Redis round trips) fell ever further behind the writers.
+per write (four Redis round trips) fell ever further behind the writers. A batch on Redis
+costs two round trips per Redis server, whatever its groups (`group_batch`).
 
 The in-memory layer (the embedded default) lives on the server's own event loop, so its
 sends go there; with no server loop (a management command, a test) they run at once.
@@ -24,7 +25,9 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels_redis.core import RedisChannelLayer
 
+from tables.live.group_batch import send_batch
 from tables.live.listened import groups_with_members
 
 logger = logging.getLogger(__name__)
@@ -59,6 +62,9 @@ async def _send_all(layer: Any, messages: Messages) -> None:
 
 
 async def _send_batch(layer: Any, messages: Messages) -> None:
+    if isinstance(layer, RedisChannelLayer):
+        await send_batch(layer, messages)  # the whole batch in two round trips
+        return
     listened = await groups_with_members(layer, {group for group, _ in messages})
     await _send_all(layer, [(group, message) for group, message in messages if group in listened])
 
