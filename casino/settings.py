@@ -215,6 +215,7 @@ SPECTACULAR_SETTINGS = {
 # timeout is 5 s by default too, so without a longer one every idle socket's wait ends in a
 # timeout error that drops its websocket.
 CHANNEL_LAYER_READ_TIMEOUT_SECONDS = 30
+CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", 1000)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -224,6 +225,10 @@ if REDIS_URL:
                     {"address": REDIS_URL, "socket_timeout": CHANNEL_LAYER_READ_TIMEOUT_SECONDS}
                 ],
                 "prefix": "casino:live:",
+                # All the sockets of one web process share one Redis key, which holds at
+                # most `capacity` undelivered messages: a notice batch to a process with 50
+                # tablets and the floor pages open passes channels-redis's default of 100.
+                "capacity": CHANNEL_LAYER_CAPACITY,
             },
         }
     }
