@@ -25,7 +25,7 @@ def conninfo() -> str:
 def full_pool() -> Iterator[ConnectionPool]:
     """A real pool of one connection, already taken: the next caller waits and gives up."""
     pool = ConnectionPool(conninfo(), min_size=1, max_size=1, timeout=0.05, open=True)
-    held = pool.getconn()
+    held = pool.getconn(timeout=30)  # the pool's own wait is short; its first connect may not be
     yield pool
     pool.putconn(held)
     pool.close()
