@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
 
 from channels_redis.core import RedisChannelLayer
 
@@ -37,11 +36,3 @@ async def group_members(layer: RedisChannelLayer, groups: Iterable[str]) -> dict
             if channels:
                 members[group] = [channel.decode("utf8") for channel in channels]
     return members
-
-
-async def groups_with_members(layer: Any, groups: Iterable[str]) -> set[str]:
-    """The `groups` with a member now. Every group counts as listened on a layer other than
-    Redis's (the in-memory layer answers that for free)."""
-    if not isinstance(layer, RedisChannelLayer):
-        return set(groups)
-    return set(await group_members(layer, groups))

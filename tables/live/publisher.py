@@ -28,7 +28,6 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from channels_redis.core import RedisChannelLayer
 
 from tables.live.group_batch import send_batch
-from tables.live.listened import groups_with_members
 
 logger = logging.getLogger(__name__)
 # How long the drain waits, after a send, for more notices to send with the next batch: the
@@ -65,8 +64,7 @@ async def _send_batch(layer: Any, messages: Messages) -> None:
     if isinstance(layer, RedisChannelLayer):
         await send_batch(layer, messages)  # the whole batch in two round trips
         return
-    listened = await groups_with_members(layer, {group for group, _ in messages})
-    await _send_all(layer, [(group, message) for group, message in messages if group in listened])
+    await _send_all(layer, messages)  # another layer: its own group_send, one by one
 
 
 class _Courier:
