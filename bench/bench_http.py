@@ -38,6 +38,7 @@ class Server:
             LOG_LEVEL="WARNING", CASINO_FIELD_KEY=os.environ.get("CASINO_FIELD_KEY", FIELD_KEY),
         )  # fmt: skip
         gunicorn = Path(sys.executable).parent / "gunicorn"
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)  # var/ is not in a fresh clone
         self.log = self.log_path.open("wb")
         self.process = subprocess.Popen(
             [str(gunicorn), "casino.asgi:application", "-c", "casino/gunicorn_conf.py"],

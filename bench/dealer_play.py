@@ -52,6 +52,9 @@ class TablePlay:
         deck = self._fresh_deck(SPANISH_DECK) if fresh or not self.deck else self.deck
         if fresh:
             self.post("siete/start-round")
+        # A run may have stopped between the round's start and its wagers: the next one places
+        # them, or its first card is refused (no_wagers) again and again.
+        if fresh or (state["phase"] == "betting" and not any(b["wager"] for b in state["boxes"])):
             for box in range(1, 1 + self.rng.randint(1, self.max_boxes)):
                 self.post("siete/place-wager", box=box, amount=SIETE_STAKE)
             state = self.post("siete/record-card", card=deck.pop()) or self.state()
