@@ -118,6 +118,8 @@ def run_phase(
     server: Any, tables: list[Any], dealers: list[Any], args: Any, listeners: Any = None
 ) -> dict[str, Any]:
     from bench_dealers import Samples
+    from django.db import connection
+    from node_cpu import node_cpu
 
     from tables.models import TableEvent
 
@@ -128,6 +130,8 @@ def run_phase(
     ids = [t.table_id for t in tables]
     rows_before = TableEvent.objects.filter(table_id__in=ids).count()
     cpu_before = server.cpu_seconds()
+    database = str(connection.settings_dict["NAME"])
+    node_before = node_cpu(server.process.pid, database)
     threads = [threading.Thread(target=d.run, args=(stop, budget, args.pace)) for d in dealers]
     start = time.perf_counter()
     for thread in threads:
@@ -140,6 +144,7 @@ def run_phase(
         thread.join()
     elapsed = time.perf_counter() - start
     cpu = server.cpu_seconds() - cpu_before
+    node_after = node_cpu(server.process.pid, database)
     rows_after = TableEvent.objects.filter(table_id__in=ids).count()
     writes = [s for d in dealers for s in d.samples.writes]
     reads = [s for d in dealers for s in d.samples.reads]
@@ -149,12 +154,14 @@ def run_phase(
         "rounds": sum(d.samples.rounds for d in dealers),
         "rows_before": rows_before, "rows_after": rows_after, "cpu": cpu,
         "acks": [a for d in dealers for a in d.samples.acks], "listeners": listeners,
-        "load": load_average(),
+        "load": load_average(), "node": (node_before, node_after),
     }  # fmt: skip
 
 
 def report(name: str, result: dict[str, Any]) -> None:
     from bench_http import percentile
+    from node_cpu import line as node_line
+    from node_cpu import spent
 
     every = result["writes"] + result["reads"]
     elapsed = result["elapsed"]
@@ -184,6 +191,7 @@ def report(name: str, result: dict[str, Any]) -> None:
         cores = os.cpu_count()
         print(f"   server CPU {result['cpu']:.1f} s, {per_request:.1f} ms per request, "
               f"{share:.0%} of the node's {cores} cores; load {result['load']}")  # fmt: skip
+        print(f"   {node_line(spent(*result['node']), elapsed, len(every))}")
     if result["listeners"] is not None:
         report_delivery(result["listeners"], result["acks"])
     distinct: dict[str, int] = {}
