@@ -12,7 +12,7 @@ import pytest
 from django.core.signals import request_finished, request_started
 from django.db import connections
 
-from casino.asgi_handler import PooledSyncASGIHandler
+from casino.asgi_handler import PooledSyncASGIHandler, RequestThreads
 from tables.live import publisher
 
 # No transaction of its own: the request threads read nothing a test wrote, and a
@@ -126,3 +126,29 @@ def test_a_missing_page_is_answered_on_the_request_thread_as_before(
     status, body = asyncio.run(get(handler, "/api/no-such-thing"))
     assert status == 404
     assert b'"code": "not_found"' in body or b'"code":"not_found"' in body
+
+
+def test_a_request_thread_s_answer_or_error_reaches_the_awaiting_request() -> None:
+    def answer(value: int) -> tuple[int, str]:
+        return value * 2, threading.current_thread().name
+
+    def refuse() -> None:
+        raise LookupError("no such table")
+
+    async def both() -> tuple[tuple[int, str], BaseException | None]:
+        threads = RequestThreads(2, asyncio.get_running_loop())
+        try:
+            answered = await threads.run(answer, 21)
+            try:
+                await threads.run(refuse)
+            except LookupError as error:
+                return answered, error
+            return answered, None
+        finally:
+            threads.shutdown()
+
+    (value, thread), error = asyncio.run(both())
+    assert value == 42
+    assert thread.startswith("request")
+    assert isinstance(error, LookupError)
+    assert str(error) == "no such table"
