@@ -21,6 +21,7 @@ database connection (the pool's size follows `DATABASE_POOL_SIZE`, see casino/se
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import queue
 import threading
@@ -119,6 +120,9 @@ class RequestThreads:
     def __init__(self, count: int, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self._calls: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
+        # Daemon threads: they wait on the queue for good, so a process must not wait for them
+        # at its exit. No request is cut short by that: each one is awaited by its request's
+        # task, and the server lets those tasks finish before its loop ends.
         self._threads = [
             threading.Thread(target=self._serve, name=f"request_{n}", daemon=True)
             for n in range(count)
@@ -149,11 +153,19 @@ class RequestThreads:
             try:
                 result = function(*args)
             except BaseException as error:  # the awaiting request sees it, as from an executor
-                if future is not None:
-                    self.loop.call_soon_threadsafe(_fail, future, error)
+                self._answer(future, _fail, error)
             else:
-                if future is not None:
-                    self.loop.call_soon_threadsafe(_resolve, future, result)
+                self._answer(future, _resolve, result)
+
+    def _answer(
+        self, future: asyncio.Future[Any] | None, settle: Callable[..., None], value: Any
+    ) -> None:
+        if future is None:
+            return
+        # RuntimeError: the loop was closed meanwhile (a test's loop that ended). No one waits
+        # for the answer, and the thread must live on for the next call.
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(settle, future, value)
 
 
 def _resolve(future: asyncio.Future[_T], result: _T) -> None:

@@ -152,3 +152,20 @@ def test_a_request_thread_s_answer_or_error_reaches_the_awaiting_request() -> No
     assert thread.startswith("request")
     assert isinstance(error, LookupError)
     assert str(error) == "no such table"
+
+
+def test_a_request_thread_lives_on_when_its_loop_closed_before_the_answer() -> None:
+    release, served_next = threading.Event(), threading.Event()
+
+    async def leave_early() -> RequestThreads:
+        threads = RequestThreads(1, asyncio.get_running_loop())
+        threads.run(release.wait, 10)  # not awaited: the loop ends before the answer
+        return threads
+
+    threads = asyncio.run(leave_early())
+    release.set()
+    threads.run(served_next.set)  # on the same, closed, loop: its answer has nowhere to go
+    try:
+        assert served_next.wait(10)  # the one thread survived the first answer's closed loop
+    finally:
+        threads.shutdown()
