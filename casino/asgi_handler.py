@@ -21,10 +21,12 @@ database connection (the pool's size follows `DATABASE_POOL_SIZE`, see casino/se
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor
-from typing import IO, Any
+from collections.abc import Callable
+from typing import IO, Any, TypeVar
 
 from asgiref.sync import SyncToAsync, sync_to_async
 from django import db
@@ -42,7 +44,7 @@ class PooledSyncASGIHandler(ASGIHandler):
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
         self.threads = threads
-        self._pools: dict[tuple[int, asyncio.AbstractEventLoop], ThreadPoolExecutor] = {}
+        self._pools: dict[tuple[int, asyncio.AbstractEventLoop], RequestThreads] = {}
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -51,8 +53,7 @@ class PooledSyncASGIHandler(ASGIHandler):
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
-        loop = asyncio.get_running_loop()
-        response = await loop.run_in_executor(self._pool(loop), self.serve, scope, body_file)
+        response = await self._threads().run(self.serve, scope, body_file)
         try:
             await self.send_response(response, send)
         except asyncio.CancelledError:
@@ -86,24 +87,95 @@ class PooledSyncASGIHandler(ASGIHandler):
     def shutdown(self) -> None:
         """Close every request thread's database connections and end the threads (a test's
         handler; a server's process ends with its threads)."""
-        for pool in self._pools.values():
-            # One task per thread, held at a barrier until each thread has one.
-            barrier = threading.Barrier(self.threads)
-
-            for _ in range(self.threads):
-                pool.submit(_close_connections_at, barrier)
-            pool.shutdown(wait=True)
+        for threads in self._pools.values():
+            threads.shutdown()
         self._pools.clear()
 
-    def _pool(self, loop: asyncio.AbstractEventLoop) -> ThreadPoolExecutor:
-        # One pool per process and loop: a forked worker, or a test's new loop, makes its own.
+    def _threads(self) -> RequestThreads:
+        # One set per process and loop: a forked worker, or a test's new loop, makes its own.
+        loop = asyncio.get_running_loop()
         key = (os.getpid(), loop)
-        pool = self._pools.get(key)
-        if pool is None:
-            pool = self._pools[key] = ThreadPoolExecutor(
-                self.threads, "request", initializer=_serve_for, initargs=(loop,)
-            )
-        return pool
+        threads = self._pools.get(key)
+        if threads is None:
+            threads = self._pools[key] = RequestThreads(self.threads, loop)
+        return threads
+
+
+_T = TypeVar("_T")
+# A call: the future its answer goes to (none for a call no request waits for), the function,
+# its arguments.
+_Call = tuple[asyncio.Future[Any] | None, Callable[..., Any], tuple[Any, ...]]
+
+
+class RequestThreads:
+    """A fixed set of threads serving one loop's requests from one queue.
+
+    What `loop.run_in_executor` does for each call, less its general machinery: a
+    `concurrent.futures.Future` (with its own lock and condition) chained to an asyncio future
+    by callbacks on both sides, and a work item. Here a call is a tuple on a queue, and its
+    answer one `call_soon_threadsafe` that sets the loop's future: under the floor load that
+    hand-over was about 5 % of a worker's GIL samples (docs/PERFORMANCE.md, "Around the view").
+    """
+
+    def __init__(self, count: int, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._calls: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
+        # Daemon threads: they wait on the queue for good, so a process must not wait for them
+        # at its exit. No request is cut short by that: each one is awaited by its request's
+        # task, and the server lets those tasks finish before its loop ends.
+        self._threads = [
+            threading.Thread(target=self._serve, name=f"request_{n}", daemon=True)
+            for n in range(count)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def run(self, function: Callable[..., _T], *args: Any) -> asyncio.Future[_T]:
+        future: asyncio.Future[_T] = self.loop.create_future()
+        self._calls.put((future, function, args))
+        return future
+
+    def shutdown(self) -> None:
+        # One closing call per thread, held at a barrier until each thread has one; then
+        # one stop per thread.
+        barrier = threading.Barrier(len(self._threads))
+        for _ in self._threads:
+            self._calls.put((None, _close_connections_at, (barrier,)))
+        for _ in self._threads:
+            self._calls.put(None)
+        for thread in self._threads:
+            thread.join()
+
+    def _serve(self) -> None:
+        _serve_for(self.loop)
+        while (call := self._calls.get()) is not None:
+            future, function, args = call
+            try:
+                result = function(*args)
+            except BaseException as error:  # the awaiting request sees it, as from an executor
+                self._answer(future, _fail, error)
+            else:
+                self._answer(future, _resolve, result)
+
+    def _answer(
+        self, future: asyncio.Future[Any] | None, settle: Callable[..., None], value: Any
+    ) -> None:
+        if future is None:
+            return
+        # RuntimeError: the loop was closed meanwhile (a test's loop that ended). No one waits
+        # for the answer, and the thread must live on for the next call.
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(settle, future, value)
+
+
+def _resolve(future: asyncio.Future[_T], result: _T) -> None:
+    if not future.cancelled():  # the request's task was cancelled meanwhile (a shutdown)
+        future.set_result(result)
+
+
+def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
+    if not future.cancelled():
+        future.set_exception(error)
 
 
 def _close_connections_at(barrier: threading.Barrier) -> None:

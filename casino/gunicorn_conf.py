@@ -16,7 +16,8 @@ os.environ.setdefault("DATABASE_POOL_SIZE", "8")
 
 bind = os.environ.get("CASINO_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", str(multiprocessing.cpu_count() * 2)))
-worker_class = "uvicorn_worker.UvicornWorker"
+# uvicorn's worker, with an answer's headers and body sent in one write (casino/http_server.py).
+worker_class = "casino.http_server.CasinoUvicornWorker"
 # A request that takes longer than this has a hung worker behind it: gunicorn replaces it.
 timeout = int(os.environ.get("CASINO_WORKER_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("CASINO_GRACEFUL_TIMEOUT", "30"))

@@ -67,7 +67,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # Django's, with the storage made only for a request that reads or adds a message.
+    "casino.middleware.messages.LazyMessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so that a lockout flagged by any login turns into the uniform refusal.
@@ -190,6 +191,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "casino.api_errors.uniform_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # DRF's, answering a plain JSON client's Accept header without parsing it.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "casino.api_negotiation.JSONFirstNegotiation",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Casino table service",

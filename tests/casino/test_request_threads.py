@@ -12,7 +12,7 @@ import pytest
 from django.core.signals import request_finished, request_started
 from django.db import connections
 
-from casino.asgi_handler import PooledSyncASGIHandler
+from casino.asgi_handler import PooledSyncASGIHandler, RequestThreads
 from tables.live import publisher
 
 # No transaction of its own: the request threads read nothing a test wrote, and a
@@ -126,3 +126,46 @@ def test_a_missing_page_is_answered_on_the_request_thread_as_before(
     status, body = asyncio.run(get(handler, "/api/no-such-thing"))
     assert status == 404
     assert b'"code": "not_found"' in body or b'"code":"not_found"' in body
+
+
+def test_a_request_thread_s_answer_or_error_reaches_the_awaiting_request() -> None:
+    def answer(value: int) -> tuple[int, str]:
+        return value * 2, threading.current_thread().name
+
+    def refuse() -> None:
+        raise LookupError("no such table")
+
+    async def both() -> tuple[tuple[int, str], BaseException | None]:
+        threads = RequestThreads(2, asyncio.get_running_loop())
+        try:
+            answered = await threads.run(answer, 21)
+            try:
+                await threads.run(refuse)
+            except LookupError as error:
+                return answered, error
+            return answered, None
+        finally:
+            threads.shutdown()
+
+    (value, thread), error = asyncio.run(both())
+    assert value == 42
+    assert thread.startswith("request")
+    assert isinstance(error, LookupError)
+    assert str(error) == "no such table"
+
+
+def test_a_request_thread_lives_on_when_its_loop_closed_before_the_answer() -> None:
+    release, served_next = threading.Event(), threading.Event()
+
+    async def leave_early() -> RequestThreads:
+        threads = RequestThreads(1, asyncio.get_running_loop())
+        threads.run(release.wait, 10)  # not awaited: the loop ends before the answer
+        return threads
+
+    threads = asyncio.run(leave_early())
+    release.set()
+    threads.run(served_next.set)  # on the same, closed, loop: its answer has nowhere to go
+    try:
+        assert served_next.wait(10)  # the one thread survived the first answer's closed loop
+    finally:
+        threads.shutdown()
