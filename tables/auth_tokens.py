@@ -29,7 +29,7 @@ from knox.settings import CONSTANTS
 from rest_framework import exceptions
 
 from tables import roles
-from tables.raw_rows import ModelColumns
+from tables.raw_rows import ModelColumns, fetch_all
 
 PASSWORD_CHANGED = "_casino_password_changed"
 
@@ -88,26 +88,30 @@ class TokenAuthentication(knox.auth.TokenAuthentication):  # type: ignore[misc]
     """
 
     def authenticate_credentials(self, token: bytes) -> tuple[User, AuthToken]:
-        refused = exceptions.AuthenticationFailed(_("Invalid token."))
         text = token.decode("utf-8")
         try:
             digest = hash_token(text)
         except (TypeError, binascii.Error):
-            raise refused from None
+            raise _refused() from None
         rows = token_rows(text[: CONSTANTS.TOKEN_KEY_LENGTH])
         found = [row for row in rows if compare_digest(digest, row.digest)]
         if not found:
-            raise refused
+            raise _refused()
         auth_token = found[0]
         if auth_token.expiry is not None and auth_token.expiry < timezone.now():
             AuthToken.objects.filter(digest=auth_token.digest).delete()
-            raise refused
+            raise _refused()
         user = auth_token.user
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         held = frozenset(row.role for row in found if row.role is not None)
         setattr(user, roles.CACHE_ATTRIBUTE, held)
         return user, auth_token
+
+
+def _refused() -> exceptions.AuthenticationFailed:
+    # Made when a token is refused, not for every request that brings a good one.
+    return exceptions.AuthenticationFailed(_("Invalid token."))
 
 
 @lru_cache(maxsize=1)
@@ -131,9 +135,7 @@ def token_rows(token_key: str) -> list[AuthToken]:
     """Every token with this key (keys may repeat; digests do not), each with its user read in
     the same row and its group's name as `role` (one row per group, None without one)."""
     sql, token_columns, user_columns = _token_statement()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [token_key])
-        fetched = cursor.fetchall()
+    fetched = fetch_all(sql, [token_key])
     rows = []
     split = len(token_columns)
     for values in fetched:

@@ -11,11 +11,13 @@ from tables import games, raw_rows
 from tables.models import Alert, CorrectionRequest, Round, Table, TableEvent
 from tables.services import engine_state
 
+NO_SUCH_TABLE = "There is no such table."
+
 
 def table_get(table_id: int) -> Table:
     table = raw_rows.by_pk(Table, table_id)  # read on every request: the query is kept
     if table is None:
-        raise NotFound("There is no such table.")
+        raise NotFound(NO_SUCH_TABLE)
     return table
 
 

@@ -42,15 +42,24 @@ def clock_offset_seconds(request: Request, now: datetime) -> float | None:
     return None if clock is None else (clock - now).total_seconds()
 
 
-def checked_tablet_time(request: Request, table: Table) -> datetime | None:
-    """The tap's time on the tablet (None without the header); alerts on a skewed clock."""
+def tablet_times(request: Request) -> tuple[datetime | None, float | None]:
+    """The tap's time on the tablet (None without the header) and, when the tablet's clock is
+    off the server's by more than the tolerance, by how many seconds (None when it is not)."""
     tapped_at = _aware(request.headers.get(TAP_HEADER))
     if tapped_at is None:
-        return None
+        return None, None
     now = timezone.now()
     offset = clock_offset_seconds(request, now)
     if offset is None:
         offset = max((tapped_at - now).total_seconds(), 0.0)  # a tap cannot come from the future
     if abs(offset) > settings.CASINO_TABLET_CLOCK_TOLERANCE_SECONDS:
-        tablet_clock_alert(table_id=table.pk, by=acting_user(request), offset_seconds=offset)
+        return tapped_at, offset
+    return tapped_at, None
+
+
+def checked_tablet_time(request: Request, table: Table) -> datetime | None:
+    """The tap's time on the tablet (None without the header); alerts on a skewed clock."""
+    tapped_at, skew = tablet_times(request)
+    if skew is not None:
+        tablet_clock_alert(table_id=table.pk, by=acting_user(request), offset_seconds=skew)
     return tapped_at

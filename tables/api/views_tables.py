@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,9 +32,13 @@ from tables.api.serializers import (
     TableSerializer,
 )
 from tables.api.state import caller_state
-from tables.api.tablet_clock import checked_tablet_time
+from tables.api.tablet_clock import checked_tablet_time, tablet_times
+from tables.engine.errors import NotAllowedNowError
 from tables.models import Table, TableEvent
+from tables.selectors import NO_SUCH_TABLE
 from tables.services import engine_state, floor
+from tables.services.alerts import tablet_clock_alert
+from tables.services.append_statements import TABLE_NOT_FOUND
 from tables.services.commands import CommandOutcome, table_command_from_json
 
 STATE = OpenApiResponse(
@@ -230,26 +234,42 @@ class TableCommandView(APIView):
         responses={201: STATE, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
+        # Read first, so that an unknown table is a 404 before its body is a 400.
         table = selectors.table_get(table_id)
         data = valid(CommandSerializer, request)
-        return run_command(request, table, data["type"], data["data"])
+        return run_command(request, table.pk, data["type"], data["data"])
 
 
-def run_command(request: Request, table: Table, command_type: str, data: Any) -> Response:
-    check_fields(table.game, command_type, data)
-    occurred_at = checked_tablet_time(request, table)
+def run_command(request: Request, table_id: int, command_type: str, data: Any) -> Response:
+    """Run a tablet's command on the table. The table is read once, by the command's own lock:
+    a table that does not exist is the same 404 as where the view reads it first."""
+    occurred_at, skew = tablet_times(request)
+    if skew is not None:
+        # Rare: the alert is recorded on its own, before the command, on a table that exists.
+        table = selectors.table_get(table_id)
+        check_fields(table.game, command_type, data)
+        tablet_clock_alert(table_id=table.pk, by=acting_user(request), offset_seconds=skew)
+
+    def check_body(table: Table) -> None:
+        check_fields(table.game, command_type, data)
 
     def handle(key: str | None) -> Response:
         actor = acting_user(request)
-        outcome = table_command_from_json(
-            table_id=table.pk,
-            command_type=command_type,
-            data=data,
-            actor=actor,
-            source=TableEvent.Source.TABLET,
-            occurred_at=occurred_at,
-            idempotency_key=key,
-        )
+        try:
+            outcome = table_command_from_json(
+                table_id=table_id,
+                command_type=command_type,
+                data=data,
+                actor=actor,
+                source=TableEvent.Source.TABLET,
+                occurred_at=occurred_at,
+                idempotency_key=key,
+                check_body=check_body,
+            )
+        except NotAllowedNowError as refused:
+            if refused.code == TABLE_NOT_FOUND:
+                raise NotFound(NO_SUCH_TABLE) from None
+            raise
         return Response(outcome_body(outcome, actor), status=status.HTTP_201_CREATED)
 
     return run_idempotently(request, handle)

@@ -28,6 +28,7 @@ from tables.engine.errors import NotAllowedNowError
 from tables.models import DealerAssignment, EngineSnapshot, Round, Table, TableEvent
 
 HEAD_FIELDS = ("head_seq", "head_hash")
+TABLE_NOT_FOUND = "table_not_found"  # the lock's refusal code when the table does not exist
 _TABLE_FIELDS = Table._meta.concrete_fields
 _DECODED_TABLE_FIELDS = [
     (index, field) for index, field in enumerate(_TABLE_FIELDS) if hasattr(field, "from_db_value")
@@ -50,13 +51,13 @@ def lock_table(table_id: int) -> Table:
         try:
             return Table.objects.select_for_update().get(pk=table_id)
         except Table.DoesNotExist:
-            raise NotAllowedNowError("There is no such table.", code="table_not_found") from None
+            raise NotAllowedNowError("There is no such table.", code=TABLE_NOT_FOUND) from None
     with _prepared_cursor(connection) as cursor:
         cursor.execute(_lock_sql(), [table_id], prepare=True)
         found = cursor.fetchone()
     _log(connection, _lock_sql())
     if found is None:
-        raise NotAllowedNowError("There is no such table.", code="table_not_found")
+        raise NotAllowedNowError("There is no such table.", code=TABLE_NOT_FOUND)
     return _table_from_row(connection, found)
 
 
@@ -98,9 +99,10 @@ def lock_table_with_facts(table_id: int, dealer_id: int | None) -> tuple[Table, 
         lock = stack.enter_context(psycopg.Cursor(raw))
         assignment = None if dealer_id is None else stack.enter_context(psycopg.Cursor(raw))
         feeds = [(statement, stack.enter_context(psycopg.Cursor(raw))) for statement in statements]
+        begin = stack.enter_context(psycopg.Cursor(raw)) if _begins_here(raw) else None
         # Leaving the pipeline sends one Sync and reads every answer: one round trip, where
         # fetching inside it would cost a flush and then the Sync, two.
-        with raw.pipeline():
+        with raw.pipeline(), _begun_with(raw, begin):
             lock.execute(_lock_sql(), [table_id], prepare=True)
             if assignment is not None:
                 assignment.execute(_assignment_sql(), [dealer_id, table_id], prepare=True)
@@ -113,8 +115,46 @@ def lock_table_with_facts(table_id: int, dealer_id: int | None) -> tuple[Table, 
             status = card_feeds.combined_status([s.decode(_one(c)) for s, c in feeds])
     _log(connection, _lock_sql(), len(statements) + (dealer_id is not None))
     if found is None:
-        raise NotAllowedNowError("There is no such table.", code="table_not_found")
+        raise NotAllowedNowError("There is no such table.", code=TABLE_NOT_FOUND)
     return _table_from_row(connection, found), LockedFacts(status, assigned)
+
+
+def _begins_here(raw: psycopg.Connection[Any]) -> bool:
+    """Whether the lock is the transaction's first statement, with a plain BEGIN to start it.
+
+    psycopg starts a transaction itself before its first statement, and in a pipeline it then
+    syncs and waits for the BEGIN's answer (psycopg/psycopg#401): a round trip of its own
+    before the lock's, on every command. Sent by the lock, the BEGIN travels in the lock's
+    pipeline. A connection set to another isolation level (or read-only) keeps psycopg's own
+    start, which knows how to say it."""
+    return (
+        not raw.autocommit
+        and raw.pgconn.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        and raw.isolation_level is None
+        and raw.read_only is None
+        and raw.deferrable is None
+    )
+
+
+@contextmanager
+def _begun_with(raw: psycopg.Connection[Any], begin: psycopg.Cursor[Any] | None) -> Iterator[None]:
+    """Inside a pipeline: BEGIN sent as its first statement by `begin`, psycopg kept from
+    sending its own (which would sync the pipeline) while the statements are queued.
+
+    psycopg has no public switch for this: its `_autocommit` flag is what makes it skip its
+    own BEGIN, and it is set back before anything leaves the pipeline. The transaction is
+    then the one Django opened (its atomic block commits or rolls it back as always);
+    tests/tables/test_command_round_trips.py counts the round trips and checks the lock is
+    held to the commit, on the pinned psycopg."""
+    if begin is None:
+        yield
+        return
+    raw._autocommit = True
+    try:
+        begin.execute(b"BEGIN", prepare=False)
+        yield
+    finally:
+        raw._autocommit = False
 
 
 def _one(cursor: psycopg.Cursor[Any]) -> Sequence[Any]:
@@ -176,7 +216,10 @@ def _write_in_one_statement(
         params += _column_values(connection, snapshot, _SNAPSHOT_FIELDS)
     shape = projected_fields if projected is not None else None
     sql = _append_sql(len(rows), shape, with_snapshot=snapshot is not None)
-    with _prepared_cursor(connection) as cursor:
+    # PostgreSQL's own placeholders: psycopg parses a `%s` statement on every execute once it
+    # has more than 50 of them (an append of four events), or when its small cache of parsed
+    # statements has moved on; that parse was a tenth of a command's processor time.
+    with _prepared_cursor(connection, psycopg.RawCursor) as cursor:
         cursor.execute(sql, params, prepare=True)
         for row, (primary_key,) in zip(rows, cursor.fetchall(), strict=True):
             row.pk = primary_key
@@ -186,7 +229,9 @@ def _write_in_one_statement(
 
 
 @contextmanager
-def _prepared_cursor(connection: BaseDatabaseWrapper) -> Iterator[psycopg.Cursor[Any]]:
+def _prepared_cursor(
+    connection: BaseDatabaseWrapper, kind: type[psycopg.Cursor[Any]] = psycopg.Cursor
+) -> Iterator[psycopg.Cursor[Any]]:
     """A cursor binding parameters on the server, for the two statements every append runs.
 
     Their text is the same on every append of one shape, so with ``prepare=True`` the server
@@ -197,7 +242,7 @@ def _prepared_cursor(connection: BaseDatabaseWrapper) -> Iterator[psycopg.Cursor
     docs/event-log.md). Errors come out as Django's, as from its own cursors.
     """
     connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    with connection.wrap_database_errors, kind(connection.connection) as cursor:
         yield cursor
 
 
@@ -248,7 +293,7 @@ def _append_sql(
     row_count: int, projected_fields: tuple[str, ...] | None, *, with_snapshot: bool = False
 ) -> str:
     """The INSERT of `row_count` events, the head UPDATE and, unless None, the projection's,
-    and the snapshot's INSERT if `with_snapshot`."""
+    and the snapshot's INSERT if `with_snapshot`; numbered placeholders (`$1`)."""
     columns = ", ".join(_quote(field.column) for field in _EVENT_FIELDS)
     row_marks = "(" + ", ".join(["%s"] * len(_EVENT_FIELDS)) + ")"
     parts = [
@@ -265,7 +310,15 @@ def _append_sql(
             f"snapshot AS (INSERT INTO {_quote(EngineSnapshot._meta.db_table)} "
             f"({snapshot_columns}) VALUES ({snapshot_marks}))"
         )
-    return f"WITH {', '.join(parts)} SELECT {_quote('id')} FROM inserted ORDER BY {_quote('seq')}"
+    sql = f"WITH {', '.join(parts)} SELECT {_quote('id')} FROM inserted ORDER BY {_quote('seq')}"
+    return _numbered(sql)
+
+
+def _numbered(sql: str) -> str:
+    """`%s` placeholders as PostgreSQL's `$1, $2, ...` (no other `%` is in these statements:
+    their names are quoted identifiers), for psycopg's RawCursor."""
+    parts = sql.split("%s")
+    return "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
 
 
 def _update_sql(name: str, model: type[Model], names: tuple[str, ...]) -> str:

@@ -168,11 +168,18 @@ def table_command_from_json(
     source: str = TableEvent.Source.TABLET,
     occurred_at: datetime | None = None,
     idempotency_key: str | None = None,
+    check_body: Callable[[Table], None] | None = None,
 ) -> CommandOutcome:
     """A command as a tablet sends it (a name and a JSON object): the policy answers before
-    the body is parsed, so a caller who may not send it learns nothing from its body."""
+    the body is parsed, so a caller who may not send it learns nothing from its body.
+
+    `check_body` is the caller's own check of the body against the table's game (the API's
+    fields a command takes), asked right after the lock: the table is read by the lock
+    alone, not once more before it."""
     with transaction.atomic():
         table, facts = locked_with_facts(table_id, actor)
+        if check_body is not None:
+            check_body(table)
         state = engine_state.snapshot(table).state
         body = data if isinstance(data, dict) else None
         policy.check(actor, command_type, table, state, source=source, data=body, facts=facts)

@@ -1,0 +1,152 @@
+"""What one dealer command costs the database: the token, the lock (with BEGIN and the policy's
+reads in its pipeline), the write and the commit; and nothing before the lock.
+
+Counts, not timings. The BEGIN is sent by the lock itself (tables/services/append_statements.py),
+so these tests also check, on the pinned psycopg, that it leaves in the lock's one Sync and that
+the transaction it starts is the command's: the row stays locked until the commit.
+"""
+
+from __future__ import annotations
+
+import tempfile
+
+import psycopg
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from tables.auth_tokens import token_issue
+from tables.models import Table
+from tables.services.append_statements import lock_table_with_facts
+from tests.api.game_clients import SIETE_SETTINGS, open_table
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the pipeline and the raw statements are PostgreSQL's"
+)
+# Outside a test's own transaction: the command's transaction is the one that begins here.
+committed = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def siete_table(dealer_dora: User, pit_boss_paula: User) -> Table:
+    return open_table("SyM-R", "siete_y_medio", SIETE_SETTINGS, dealer_dora, pit_boss_paula)
+
+
+def dealer_client(dealer: User) -> APIClient:
+    token, _ = token_issue(user=dealer)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client
+
+
+def frontend_messages(trace: str) -> list[str]:
+    """The message names the client sent, from a libpq trace (`F <length> <name> ...`)."""
+    return [line.split("\t")[2] for line in trace.splitlines() if line.split("\t")[:1] == ["F"]]
+
+
+def locked_elsewhere(table: Table) -> bool:
+    """Whether another session finds the table's row locked (it does not wait for it)."""
+    other = connection.get_new_connection(connection.get_connection_params())
+    try:
+        other.execute("SELECT 1 FROM tables_table WHERE id = %s FOR UPDATE NOWAIT", [table.pk])
+    except psycopg.errors.LockNotAvailable:
+        return True
+    finally:
+        other.close()
+    return False
+
+
+@postgres_only
+@committed
+def test_the_lock_sends_begin_in_its_own_round_trip_and_holds_the_row_to_the_commit(
+    siete_table: Table, dealer_dora: User
+) -> None:
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with tempfile.TemporaryFile("w+") as trace, transaction.atomic():
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(psycopg.pq.Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            table, facts = lock_table_with_facts(siete_table.pk, dealer_dora.pk)
+        finally:
+            pgconn.untrace()
+        trace.seek(0)
+        sent = trace.read()
+        assert locked_elsewhere(siete_table)
+    messages = frontend_messages(sent)
+    assert "BEGIN" in sent.split("\tSync", 1)[0]  # BEGIN went before the one Sync
+    assert messages.count("Sync") == 1  # one round trip: BEGIN, the lock and its reads
+    assert (table.pk, facts.dealer_assigned) == (siete_table.pk, True)
+    assert not locked_elsewhere(siete_table)  # the commit let it go
+
+
+@postgres_only
+@committed
+def test_a_refused_lock_rolls_its_transaction_back(siete_table: Table) -> None:
+    with pytest.raises(Exception, match="no such table"), transaction.atomic():
+        lock_table_with_facts(siete_table.pk + 1000, None)
+    assert connection.connection.pgconn.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    assert Table.objects.filter(pk=siete_table.pk).exists()  # the connection works on
+
+
+@postgres_only
+@committed
+def test_a_dealer_command_is_the_token_the_lock_the_write_and_the_commit(
+    siete_table: Table, dealer_dora: User
+) -> None:
+    client = dealer_client(dealer_dora)
+    base = f"/api/tables/{siete_table.pk}/siete"
+    assert client.post(f"{base}/start-round", {}, format="json").status_code == 201
+    first = client.post(f"{base}/place-wager", {"box": 1, "amount": 10}, format="json")
+    assert first.status_code == 201  # the process's state cache now holds the table's head
+    with CaptureQueriesContext(connection) as queries:
+        second = client.post(f"{base}/place-wager", {"box": 2, "amount": 10}, format="json")
+    assert second.status_code == 201, second.content
+    statements = [query["sql"] for query in queries]
+    assert len(statements) == 5, statements
+    # Django notes the BEGIN as it opens the block; it leaves with the lock (the test above).
+    token, begin, lock, write, commit = statements
+    assert begin == "BEGIN"
+    assert "knox_authtoken" in token
+    assert lock.startswith('SELECT "id"')
+    assert "FOR UPDATE" in lock
+    assert "same round trip" in lock  # the dealer's assignment and the feed went with it
+    assert write.startswith("WITH inserted AS (INSERT INTO")
+    assert commit == "COMMIT"
+
+
+@postgres_only
+@pytest.mark.django_db
+def test_a_game_command_at_a_table_that_does_not_exist_is_the_same_404(
+    siete_table: Table, dealer_dora: User
+) -> None:
+    client = dealer_client(dealer_dora)
+    missing = siete_table.pk + 1000
+    for body in ({"box": 1, "amount": 10}, {"box": 1, "amount": 10, "colour": "red"}):
+        answer = client.post(f"/api/tables/{missing}/siete/place-wager", body, format="json")
+        assert answer.status_code == 404
+        assert answer.json() == {
+            "code": "not_found",
+            "detail": "There is no such table.",
+            "fields": {},
+        }
+
+
+@postgres_only
+@pytest.mark.django_db
+def test_a_field_the_command_does_not_take_is_still_a_400_naming_it(
+    siete_table: Table, dealer_dora: User
+) -> None:
+    client = dealer_client(dealer_dora)
+    base = f"/api/tables/{siete_table.pk}/siete"
+    assert client.post(f"{base}/start-round", {}, format="json").status_code == 201
+    head = Table.objects.values_list("head_seq", flat=True).get(pk=siete_table.pk)
+    answer = client.post(
+        f"{base}/place-wager", {"box": 1, "amount": 10, "colour": "red"}, format="json"
+    )
+    assert answer.status_code == 400, answer.json()
+    assert answer.json()["code"] == "invalid_input"
+    assert "colour" in answer.json()["fields"]
+    assert Table.objects.values_list("head_seq", flat=True).get(pk=siete_table.pk) == head
