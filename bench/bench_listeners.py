@@ -11,14 +11,17 @@ had the write's answer.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import http.client
 import json
 import multiprocessing
+import os
 import re
 import time
 import urllib.parse
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 # (table id, seq) -> when the notice arrived
@@ -71,11 +74,18 @@ class Listeners:
     """The listener process: `start()` returns once every socket is open; `stop()` closes
     them and returns what they heard."""
 
-    def __init__(self, port: int, tablets: list[tuple[int, str]], floor_cookies: list[str]):
+    def __init__(
+        self,
+        port: int,
+        tablets: list[tuple[int, str]],
+        floor_cookies: list[str],
+        floor_path: str = "/ws/floor/",
+    ):
         self.port, self.tablets, self.floor_cookies = port, tablets, floor_cookies
         context = multiprocessing.get_context("fork")
         self.parent, child = context.Pipe()
-        self.process = context.Process(target=_run, args=(port, tablets, floor_cookies, child))
+        arguments = (port, tablets, floor_cookies, floor_path, child)
+        self.process = context.Process(target=_run, args=arguments)
 
     def start(self) -> int:
         self.process.start()
@@ -89,6 +99,12 @@ class Listeners:
         heard: Heard = self.parent.recv()
         return heard
 
+    def cpu_seconds(self) -> float:
+        """The listener process's user + system CPU so far (Linux /proc): if it neared a
+        whole core, the notices' lateness would be partly its own."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> Heard:
         self.parent.send("stop")
         heard: Heard = self.parent.recv()
@@ -96,11 +112,15 @@ class Listeners:
         return heard
 
 
-def _run(port: int, tablets: list[tuple[int, str]], floors: list[str], pipe: Connection) -> None:
-    asyncio.run(_listen(port, tablets, floors, pipe))
+def _run(
+    port: int, tablets: list[tuple[int, str]], floors: list[str], floor_path: str, pipe: Connection
+) -> None:
+    asyncio.run(_listen(port, tablets, floors, floor_path, pipe))
 
 
-async def _listen(port: int, tablets: list[tuple[int, str]], floors: list[str], pipe: Any) -> None:
+async def _listen(
+    port: int, tablets: list[tuple[int, str]], floors: list[str], floor_path: str, pipe: Any
+) -> None:
     from websockets.asyncio.client import connect
 
     heard = Heard(floors=[{} for _ in floors])
@@ -120,6 +140,7 @@ async def _listen(port: int, tablets: list[tuple[int, str]], floors: list[str], 
             async for message in socket:
                 arrived = time.perf_counter()
                 notice = json.loads(message)
+                # A drawn tile (the floor's, `--floor-tiles`) shows its seq as the notice does.
                 into.setdefault((int(notice["table"]), int(notice["seq"])), arrived)
         except Exception as error:  # a closed socket: counted, the run goes on
             heard.refused.append(f"{type(error).__name__}: {error}")
@@ -128,7 +149,7 @@ async def _listen(port: int, tablets: list[tuple[int, str]], floors: list[str], 
     for table_id, cookie in tablets:
         sockets.append((await open_socket(f"/ws/tables/{table_id}/", cookie), heard.tablets))
     for index, cookie in enumerate(floors):
-        sockets.append((await open_socket("/ws/floor/", cookie), heard.floors[index]))
+        sockets.append((await open_socket(floor_path, cookie), heard.floors[index]))
     heard.connected = len(sockets)
     tasks = [asyncio.create_task(relay(socket, into)) for socket, into in sockets]
     pipe.send(len(sockets))
@@ -151,4 +172,31 @@ def delivery_ms(acks: list[tuple[int, int, float]], arrivals: Arrivals) -> tuple
             missed += 1
         else:
             delays.append((arrived - answered) * 1000)
+    return delays, missed
+
+
+def covered_ms(acks: list[tuple[int, int, float]], arrivals: Arrivals) -> tuple[list[float], int]:
+    """Each acknowledged write timed to the first notice of its table at its seq or a later
+    one, in ms, and how many writes no such notice reached. A page re-reads the table as of
+    the notice it hears, so that notice shows the write: the drain sends each group only a
+    table's newest seq when several are waiting, and a superseded seq is not a lost one."""
+    by_table: dict[int, list[tuple[int, float]]] = {}
+    for (table_id, seq), arrived in arrivals.items():
+        by_table.setdefault(table_id, []).append((seq, arrived))
+    # Per table: the seqs in order, and the earliest arrival of any notice at or after each.
+    earliest: dict[int, tuple[list[int], list[float]]] = {}
+    for table_id, heard in by_table.items():
+        heard.sort()
+        first = [arrived for _, arrived in heard]
+        for index in range(len(first) - 2, -1, -1):
+            first[index] = min(first[index], first[index + 1])
+        earliest[table_id] = ([seq for seq, _ in heard], first)
+    delays, missed = [], 0
+    for table_id, seq, answered in acks:
+        seqs, first = earliest.get(table_id, ([], []))
+        index = bisect.bisect_left(seqs, seq)
+        if index == len(seqs):
+            missed += 1
+        else:
+            delays.append((first[index] - answered) * 1000)
     return delays, missed
