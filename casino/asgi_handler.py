@@ -38,6 +38,8 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
+from casino.environment import env_int
+
 
 class PooledSyncASGIHandler(ASGIHandler):
     def __init__(self, threads: int) -> None:
@@ -194,9 +196,10 @@ def _serve_for(loop: asyncio.AbstractEventLoop) -> None:
 def request_threads() -> int:
     """Threads per process: one per pooled connection, less the ones kept for the websocket
     consumers' reads, so no request waits inside a thread for a connection."""
-    configured = os.environ.get("CASINO_REQUEST_THREADS")
+    # A value that is not a whole number stops the server at start with the setting's name.
+    configured = env_int("CASINO_REQUEST_THREADS", 0)
     if configured:
-        return max(1, int(configured))
+        return max(1, configured)
     pool = getattr(settings, "DATABASE_POOL_SIZE", 0)
     return max(2, pool - 2) if pool else 8
 

@@ -9,10 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import request_finished, request_started
 from django.db import connections
 
-from casino.asgi_handler import PooledSyncASGIHandler, RequestThreads
+from casino.asgi_handler import PooledSyncASGIHandler, RequestThreads, request_threads
 from tables.live import publisher
 
 # No transaction of its own: the request threads read nothing a test wrote, and a
@@ -169,3 +170,21 @@ def test_a_request_thread_lives_on_when_its_loop_closed_before_the_answer() -> N
         assert served_next.wait(10)  # the one thread survived the first answer's closed loop
     finally:
         threads.shutdown()
+
+
+def test_the_thread_count_is_the_setting_or_the_pool_less_two(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    settings.DATABASE_POOL_SIZE = 8
+    monkeypatch.delenv("CASINO_REQUEST_THREADS", raising=False)
+    assert request_threads() == 6
+    monkeypatch.setenv("CASINO_REQUEST_THREADS", "3")
+    assert request_threads() == 3
+
+
+def test_a_thread_count_that_is_not_a_number_names_the_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CASINO_REQUEST_THREADS", "six")
+    with pytest.raises(ImproperlyConfigured, match="CASINO_REQUEST_THREADS must be a whole number"):
+        request_threads()
