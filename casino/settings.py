@@ -222,7 +222,9 @@ CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", 1000)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis, taking a process's waiting messages in one round trip, not four
+            # per message (tables/live/channel_layer.py).
+            "BACKEND": "tables.live.channel_layer.BatchReceiveLayer",
             "CONFIG": {
                 "hosts": [
                     {"address": REDIS_URL, "socket_timeout": CHANNEL_LAYER_READ_TIMEOUT_SECONDS}
