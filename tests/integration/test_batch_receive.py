@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -19,23 +18,13 @@ from redis.asyncio.client import Pipeline
 
 from tables.live import channel_layer
 from tables.live.channel_layer import BatchReceiveLayer
-from tests.integration.test_group_batch import counted, receive_all
+from tests.integration.test_group_batch import counted, receive_all, run
 
 
 def make_layer(**config: Any) -> BatchReceiveLayer:
     # The read timeout the settings give: longer than the blocking pop's 5 s.
     host = {"address": os.environ["REDIS_URL"], "socket_timeout": 30}
     return BatchReceiveLayer(hosts=[host], prefix=f"test:receive:{uuid.uuid4().hex}", **config)
-
-
-def run(layer: BatchReceiveLayer, test: Callable[[], Awaitable[None]]) -> None:
-    async def body() -> None:
-        try:
-            await test()
-        finally:
-            await layer.flush()
-
-    asyncio.run(body())
 
 
 async def receive_exactly(
