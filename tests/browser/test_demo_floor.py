@@ -108,13 +108,6 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFloor]:
                 run.wait()
 
 
-def ended_shift_is_today() -> bool:
-    """Whether the shift the demo played (the last one ended) is in the gaming day the cage
-    lists: not during a gaming day's first shift, whose ended shift closed the day before."""
-    clock, now = floor_clock(), timezone.now()
-    return clock.last_ended(now).gaming_day == clock.shift_of(now).gaming_day
-
-
 class Watched:
     """A page whose console errors and failed answers are kept: a newcomer must see none."""
 
@@ -257,9 +250,12 @@ def test_the_pit_boss_floor_and_the_cage_work_a_fill_on_the_demo_floor(
         screenshot(floor, "demo-07-pitboss1-floor")
         cage = cashier.sign_in(demo, "cashier1", "/cage/")
         series = cage.locator("[data-series^='fill-']")
-        if ended_shift_is_today():
+        # The cage lists the slips of the gaming day it is now; during a day's first shift the
+        # shift the demo played (the last one ended) closed the day before.
+        played_day, _ = demo.ended_shift()
+        if played_day == str(floor_clock().shift_of(timezone.now()).gaming_day):
             assert series.count() >= len(demo.dealer_of)  # the ended shift's openers
-        else:  # a gaming day's first shift: the cage lists the new day's slips, none yet
+        else:  # the new day's slips: none yet
             assert series.count() == 0
             assert "None today." in cage.inner_text("main")
         screenshot(cage, "demo-08-cashier1-cage")
