@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from typing import Any
 
 # Each worker shares one pool of database connections among its request threads (settings).
 os.environ.setdefault("DATABASE_POOL_SIZE", "8")
@@ -31,3 +32,10 @@ loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 proc_name = "casino-web"
 # The control socket's default path is one per user, shared by every server of that user.
 control_socket_disable = True
+
+
+def post_worker_init(worker: Any) -> None:
+    """The worker has loaded the application: settle its heap (casino/worker_heap.py)."""
+    from casino.worker_heap import settle
+
+    worker.log.info("Worker heap settled: %s objects frozen", settle())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import http.client
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -90,3 +91,7 @@ def test_the_production_server_serves_probes_and_static_files_and_stops_graceful
     output = (tmp_path / "server.log").read_text()
     assert "Handling signal: term" in output
     assert "Shutting down: Master" in output
+    # Each worker froze what it loaded, the views among it (casino/worker_heap.py).
+    frozen = [int(n) for n in re.findall(r"Worker heap settled: (\d+) objects frozen", output)]
+    assert len(frozen) == 2
+    assert min(frozen) > 100_000
