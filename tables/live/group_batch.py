@@ -87,13 +87,13 @@ async def send_batch(layer: RedisChannelLayer, messages: list[tuple[str, dict[st
     now = time.time()
     lifetime = int(layer.expiry)
     servers: dict[int, _ServerBatch] = defaultdict(_ServerBatch)
-    sent: list[tuple[str, int]] = []  # each delivery's group and its number of members
-    for group, message in messages:
-        channels = members.get(group)
+    sent: list[tuple[tuple[str, ...], int]] = []  # each delivery's groups and their members
+    for groups, message in _one_per_message(messages):
+        channels = list(dict.fromkeys(c for group in groups for c in members.get(group, ())))
         if not channels:
             continue
         number = len(sent)
-        sent.append((group, len(channels)))
+        sent.append((groups, len(channels)))
         score = now + number * SCORE_STEP_SECONDS
         by_server, payloads, capacities = layer._map_channel_keys_to_connection(channels, message)
         for index, keys in by_server.items():
@@ -106,9 +106,28 @@ async def send_batch(layer: RedisChannelLayer, messages: list[tuple[str, dict[st
     for index, server in servers.items():
         for number, count in await _deliver(layer.connection(index), server, cutoff):
             skipped[number] += count
-    for (group, member_count), count in zip(sent, skipped, strict=True):
+    for (groups, member_count), count in zip(sent, skipped, strict=True):
         if count:  # the same line group_send logs, so the floor's logs read alike
+            group = ", ".join(groups)
             logger.info("%s of %s channels over capacity in group %s", count, member_count, group)
+
+
+def _one_per_message(
+    messages: list[tuple[str, dict[str, Any]]],
+) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+    """Neighbouring pairs that carry the same message (a table's notice to its own group and
+    then to the floor's) as one delivery to all their groups' members. All the channels of a
+    web process share one Redis key, and the layer stores one entry per key naming every
+    channel of it: so a process's tablets and floor pages get the notice in one entry, where
+    two groups sent apart stored, and its reader took, one each. Only neighbours merge, so
+    every member still hears its messages in the order given."""
+    merged: list[tuple[tuple[str, ...], dict[str, Any]]] = []
+    for group, message in messages:
+        if merged and merged[-1][1] is message:
+            merged[-1] = ((*merged[-1][0], group), message)
+        else:
+            merged.append(((group,), message))
+    return merged
 
 
 async def _deliver(connection: Any, server: _ServerBatch, cutoff: int) -> list[tuple[int, int]]:

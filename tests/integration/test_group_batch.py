@@ -233,3 +233,27 @@ def test_a_server_that_lost_the_script_gets_it_again(monkeypatch: pytest.MonkeyP
         assert [m["seq"] for m in await receive_all(layer, page)] == [1, 2, 3]
 
     run(layer, test)
+
+
+def test_a_notice_to_a_table_and_the_floor_is_one_entry_per_web_process() -> None:
+    layer = make_layer()
+
+    async def test() -> None:
+        # One web process's sockets: a tablet, a floor page, and a page in both groups.
+        tablet, floor, both = [await layer.new_channel() for _ in range(3)]
+        await layer.group_add("table.7", tablet)
+        await layer.group_add("floor", floor)
+        for group in ("table.7", "floor"):
+            await layer.group_add(group, both)
+        notice = {"type": "table.changed", "table": 7, "seq": 3}
+        tile = {"type": "tile.drawn", "table": 7, "seq": 3, "html": "<article/>"}
+        await send_batch(layer, [("floor", tile), ("table.7", notice), ("floor", notice)])
+        # The process key holds the tile and one entry for the notice, naming all three.
+        entries = await stored(layer, tablet)
+        assert [entry["type"] for entry in entries] == ["tile.drawn", "table.changed"]
+        assert sorted(entries[1]["__asgi_channel__"]) == sorted([tablet, floor, both])
+        assert await receive_all(layer, tablet) == [notice]
+        assert await receive_all(layer, floor) == [tile, notice]
+        assert await receive_all(layer, both) == [tile, notice]
+
+    run(layer, test)
