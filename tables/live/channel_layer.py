@@ -10,9 +10,11 @@ capacity, the notices came seconds late and the rest were dropped (docs/PERFORMA
 "Notices under load").
 
 Here one pipeline does what those four did, for every message waiting, up to
-`RECEIVE_BATCH`: the in-flight copy put back, and the waiting messages moved to a new copy by
-a script; one removal of the copy follows. Only when none is waiting does a blocking pop
-wait for the next one, and a cancelled receive that was not told so ends there (below).
+`RECEIVE_BATCH` + 1: a blocking pop of the first (at once when one is waiting) and a script
+moving the rest to the in-flight copy; that copy, once its messages are in their sockets'
+buffers, is removed at the head of the next take's pipeline. So a take is one round trip,
+on a busy floor and a quiet one alike (`_Copy` says when the copy must be put back first).
+A cancelled receive that was not told so ends between two empty takes (below).
 Everything else is channels-redis's own: the receive lock among the process's sockets,
 each socket's buffer, the in-flight copy that a cancelled receive leaves for the next one,
 the serialization.
@@ -21,6 +23,7 @@ the serialization.
 from __future__ import annotations
 
 import asyncio
+import enum
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
@@ -55,6 +58,16 @@ redis.call('DEL', ARGV[2])
 Received = tuple[str | list[str], dict[str, Any]]
 
 
+class _Copy(enum.Enum):
+    """What the process key's in-flight copy holds, as far as this process knows."""
+
+    NONE = "none"  # no copy: the last take moved nothing there, or removed it
+    DELIVERED = "delivered"  # messages already in their sockets' buffers: remove it
+    # A take was on its way when its receive was cancelled, or none has run yet: the copy
+    # may hold messages no socket has, and goes back in front of the key first.
+    UNKNOWN = "unknown"
+
+
 def _stop_if_cancelled_unawares() -> None:
     """End a receive whose cancellation was lost on the way to it.
 
@@ -70,6 +83,10 @@ def _stop_if_cancelled_unawares() -> None:
 
 
 class BatchReceiveLayer(RedisChannelLayer):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._copies: dict[str, _Copy] = {}
+
     async def receive_single(self, channel: str) -> Received:
         if not channel.endswith("!"):
             return await super().receive_single(channel)  # type: ignore[no-any-return]
@@ -77,17 +94,12 @@ class BatchReceiveLayer(RedisChannelLayer):  # type: ignore[misc]
         key = self.prefix + channel
         await self.receive_clean_locks.acquire(key)
         try:
-            taken, copied = await self._take(index, key)
+            taken = await self._take(index, key)
             while not taken:
                 _stop_if_cancelled_unawares()
-                taken, copied = await self._take(index, key)
-            if copied:
-                self._forget_in_flight(index, key)  # releases the lock when done
-            else:
-                self.receive_clean_locks.release(key)
-        except BaseException:
+                taken = await self._take(index, key)
+        finally:
             self.receive_clean_locks.release(key)
-            raise
         # No await from here to the return: the caller holds the receive lock, and the
         # batch reaches its sockets' buffers before any other receive looks at them.
         received = [self._unpack(channel, content) for content in taken]
@@ -97,41 +109,35 @@ class BatchReceiveLayer(RedisChannelLayer):  # type: ignore[misc]
         # The caller buffers the last one itself, after these: each socket's order holds.
         return received[-1]
 
-    async def _take(self, index: int, key: str) -> tuple[list[bytes], bool]:
-        """The messages waiting on `key` (up to RECEIVE_BATCH), oldest first, and whether the
-        in-flight copy holds some of them. When some are waiting (the floor under load): one
-        round trip, and all of them are in the copy. Else a blocking pop of the first, up to
-        `brpop_timeout`, takes the ones that came with it in the same round trip; the popped
-        one is not in the copy, as in channels-redis. Empty when none came."""
+    async def _take(self, index: int, key: str) -> list[bytes]:
+        """The messages waiting on `key` (up to RECEIVE_BATCH + 1), oldest first: a blocking
+        pop of the first, up to `brpop_timeout`, and the ones waiting behind it moved to the
+        in-flight copy, in one round trip. Empty when none came. The popped one is not in the
+        copy, as in channels-redis."""
         in_flight = self._backup_channel_name(key)
         arguments = (2, key, in_flight, RECEIVE_BATCH, int(self.expiry))
+        copy = self._copies.get(key, _Copy.UNKNOWN)
+        # Until the answer is read, the copy may hold what no socket has: a receive
+        # cancelled while it waits leaves that to the next take.
+        self._copies[key] = _Copy.UNKNOWN
+        if copy is _Copy.UNKNOWN:
+            pipe = self.connection(index).pipeline(transaction=False)
+            pipe.eval(PUT_BACK_IN_FLIGHT, 0, key, in_flight)
+            pipe.eval(TAKE_WAITING, *arguments)
+            _, waiting = await pipe.execute()
+            if waiting:
+                self._copies[key] = _Copy.DELIVERED  # in the buffers before the next await
+                return list(waiting[0::2])
         pipe = self.connection(index).pipeline(transaction=False)
-        pipe.eval(PUT_BACK_IN_FLIGHT, 0, key, in_flight)
-        pipe.eval(TAKE_WAITING, *arguments)
-        _, waiting = await pipe.execute()
-        if waiting:
-            return list(waiting[0::2]), True
-        pipe = self.connection(index).pipeline(transaction=False)
+        if copy is _Copy.DELIVERED:
+            pipe.delete(in_flight)
         pipe.bzpopmin(key, timeout=self.brpop_timeout)
         pipe.eval(TAKE_WAITING, *arguments)
-        first, rest = await pipe.execute()
+        first, rest = (await pipe.execute())[-2:]
         copied = list(rest[0::2])
+        self._copies[key] = _Copy.DELIVERED if copied else _Copy.NONE
         popped = [] if first is None else [first[1]]
-        return popped + copied, bool(copied)
-
-    def _forget_in_flight(self, index: int, key: str) -> None:
-        """Drop the batch's in-flight copy in a task of its own, as channels-redis does, so a
-        receive cancelled now cannot leave it to be delivered twice; the next take of this
-        key waits for it (the clean lock)."""
-        in_flight = self._backup_channel_name(key)
-        cleaner = asyncio.ensure_future(self.connection(index).delete(in_flight))
-        self.receive_cleaners.append(cleaner)
-
-        def done(task: Any) -> None:
-            self.receive_cleaners.remove(task)
-            self.receive_clean_locks.release(key)
-
-        cleaner.add_done_callback(done)
+        return popped + copied
 
     def _unpack(self, channel: str, content: bytes) -> Received:
         message: dict[str, Any] = self.deserialize(content)
