@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
+from typing import Any
 
+from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.utils import timezone
 
@@ -70,3 +72,11 @@ def start_a_round_with_a_face_down_card(floor: LiveFloor) -> TableDriver:
     driver.do(siete.RecordCard("7O", source="shoe"), "shoe")
     driver.do(siete.RecordCard("5C", source="shoe"), "shoe")
     return driver
+
+
+async def heard_until_quiet(socket: WebsocketCommunicator) -> list[dict[str, Any]]:
+    """Every frame a socket hears until half a second passes without one."""
+    heard = []
+    while not await socket.receive_nothing(timeout=0.5):
+        heard.append(await socket.receive_json_from(timeout=5))
+    return heard

@@ -24,6 +24,7 @@ from tables.services.floor import table_create
 from tests.pages.supervision_floor import (
     SIETE_SETTINGS,
     LiveFloor,
+    heard_until_quiet,
     live_floor,
     start_a_round_with_a_face_down_card,
 )
@@ -132,13 +133,6 @@ async def _floor_socket(user: User, language: str) -> WebsocketCommunicator:
     return communicator
 
 
-async def _heard(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
-    heard = []
-    while not await communicator.receive_nothing(timeout=0.5):
-        heard.append(await communicator.receive_json_from(timeout=5))
-    return heard
-
-
 # Transactional on PostgreSQL: the consumers' database calls close a connection held in a
 # test's atomic block there (SQLite's in-memory test database is never closed, and a flush
 # there would leave content types under new ids for the serialized shoe tests).
@@ -156,7 +150,7 @@ def test_a_pushed_tile_goes_to_pit_bosses_in_their_language_and_shows_no_hidden_
         # A cashier may hear the floor's notices (the cage listens) but not see its tiles.
         cashier = await _floor_socket(floor.cashier, "es")
         await sync_to_async(write)(lambda: start_a_round_with_a_face_down_card(floor))
-        heard = tuple([await _heard(socket) for socket in (boss_es, boss_en, cashier)])
+        heard = tuple([await heard_until_quiet(socket) for socket in (boss_es, boss_en, cashier)])
         for socket in (boss_es, boss_en, cashier):
             await socket.disconnect()
         return heard
@@ -183,7 +177,7 @@ def test_a_socket_that_names_no_floor_language_gets_only_notices(floor: LiveFloo
     async def scenario() -> set[str]:
         socket = await _floor_socket(floor.pit_boss, "xx")
         await sync_to_async(lambda: live.publish(floor.table.pk, {"seq": floor.table.head_seq}))()
-        heard = await _heard(socket)
+        heard = await heard_until_quiet(socket)
         await socket.disconnect()
         return {m["type"] for m in heard}
 

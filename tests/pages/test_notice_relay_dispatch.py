@@ -15,7 +15,7 @@ from django.db import connection
 from casino.asgi import application
 from tables.live import consumers
 from tables.services import live
-from tests.pages.supervision_floor import LiveFloor, live_floor
+from tests.pages.supervision_floor import LiveFloor, heard_until_quiet, live_floor
 
 
 @pytest.fixture
@@ -47,14 +47,6 @@ def closings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-async def drained(socket: WebsocketCommunicator) -> list[dict[str, Any]]:
-    """Every frame until half a second of silence."""
-    heard = []
-    while not await socket.receive_nothing(timeout=0.5):
-        heard.append(await socket.receive_json_from(timeout=5))
-    return heard
-
-
 # Transactional on PostgreSQL, as the floor's push tests: the consumers' own reads close a
 # connection held in a test's atomic block there.
 @pytest.mark.django_db(transaction=connection.vendor == "postgresql")
@@ -71,9 +63,9 @@ def test_a_relayed_notice_takes_no_hop_to_close_connections_and_arrives(
         socket.scope["user"] = floor.pit_boss
         connected, _code = await socket.connect()
         assert connected
-        await drained(socket)  # the floor's own writes' notices, pushed after their commit
+        await heard_until_quiet(socket)  # the floor's own writes' notices, sent after commit
         await sync_to_async(live.publish)(floor.table.pk, {"seq": 1007})
-        heard = await drained(socket)
+        heard = await heard_until_quiet(socket)
         await socket.disconnect()
         return heard
 
@@ -97,7 +89,7 @@ def test_a_floor_pages_frames_wait_a_moment_and_go_together_in_order(
         socket.scope["user"] = floor.pit_boss
         connected, _code = await socket.connect()
         assert connected
-        await drained(socket)  # the floor's own writes' notices, pushed after their commit
+        await heard_until_quiet(socket)  # the floor's own writes' notices, sent after commit
         # Five tables' changes (a table's older notice still waiting would be superseded).
         for table in range(9001, 9006):
             await sync_to_async(live.publish)(table, {"seq": 1})
