@@ -11,9 +11,12 @@ capacity, the notices came seconds late and the rest were dropped (docs/PERFORMA
 
 Here one pipeline does what those four did, for every message waiting, up to
 `RECEIVE_BATCH` + 1: a blocking pop of the first (at once when one is waiting) and a script
-moving the rest to the in-flight copy; that copy, once its messages are in their sockets'
-buffers, is removed at the head of the next take's pipeline. So a take is one round trip,
-on a busy floor and a quiet one alike (`_Copy` says when the copy must be put back first).
+moving the rest to the take's in-flight copy; that copy, once its messages are in their
+sockets' buffers, is removed at the head of the next take's pipeline. So a take is one round
+trip, on a busy floor and a quiet one alike. Each take has a copy of its own (`_Takes`): after
+a take cancelled on its way, whether or not its pipeline reached Redis, the next one knows
+which copy holds only delivered messages (removed) and which may hold messages no socket has
+(put back in front of the key).
 A cancelled receive that was not told so ends between two empty takes (below).
 Everything else is channels-redis's own: the receive lock among the process's sockets,
 each socket's buffer, the in-flight copy that a cancelled receive leaves for the next one,
@@ -23,7 +26,7 @@ the serialization.
 from __future__ import annotations
 
 import asyncio
-import enum
+from dataclasses import dataclass, field
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
@@ -58,14 +61,17 @@ redis.call('DEL', ARGV[2])
 Received = tuple[str | list[str], dict[str, Any]]
 
 
-class _Copy(enum.Enum):
-    """What the process key's in-flight copy holds, as far as this process knows."""
+@dataclass
+class _Takes:
+    """A process key's takes, each with an in-flight copy of its own (named by its number)."""
 
-    NONE = "none"  # no copy: the last take moved nothing there, or removed it
-    DELIVERED = "delivered"  # messages already in their sockets' buffers: remove it
-    # A take was on its way when its receive was cancelled, or none has run yet: the copy
-    # may hold messages no socket has, and goes back in front of the key first.
-    UNKNOWN = "unknown"
+    number: int = 0  # the last take's
+    # The last take whose answer was read, if its copy holds messages: all in their sockets'
+    # buffers now, so the next take removes the copy.
+    delivered: int | None = None
+    # Takes cancelled on their way: each one's pipeline may or may not have reached Redis,
+    # so its copy may hold messages no socket has. The next take puts them back in front.
+    unread: list[int] = field(default_factory=list)
 
 
 def _stop_if_cancelled_unawares() -> None:
@@ -85,7 +91,7 @@ def _stop_if_cancelled_unawares() -> None:
 class BatchReceiveLayer(RedisChannelLayer):  # type: ignore[misc]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._copies: dict[str, _Copy] = {}
+        self._takes: dict[str, _Takes] = {}
 
     async def receive_single(self, channel: str) -> Received:
         if not channel.endswith("!"):
@@ -111,33 +117,33 @@ class BatchReceiveLayer(RedisChannelLayer):  # type: ignore[misc]
 
     async def _take(self, index: int, key: str) -> list[bytes]:
         """The messages waiting on `key` (up to RECEIVE_BATCH + 1), oldest first: a blocking
-        pop of the first, up to `brpop_timeout`, and the ones waiting behind it moved to the
-        in-flight copy, in one round trip. Empty when none came. The popped one is not in the
-        copy, as in channels-redis."""
-        in_flight = self._backup_channel_name(key)
-        arguments = (2, key, in_flight, RECEIVE_BATCH, int(self.expiry))
-        copy = self._copies.get(key, _Copy.UNKNOWN)
-        # Until the answer is read, the copy may hold what no socket has: a receive
-        # cancelled while it waits leaves that to the next take.
-        self._copies[key] = _Copy.UNKNOWN
-        if copy is _Copy.UNKNOWN:
-            pipe = self.connection(index).pipeline(transaction=False)
-            pipe.eval(PUT_BACK_IN_FLIGHT, 0, key, in_flight)
-            pipe.eval(TAKE_WAITING, *arguments)
-            _, waiting = await pipe.execute()
-            if waiting:
-                self._copies[key] = _Copy.DELIVERED  # in the buffers before the next await
-                return list(waiting[0::2])
+        pop of the first, up to `brpop_timeout`, and the ones waiting behind it moved to this
+        take's in-flight copy, in one round trip. Empty when none came. The popped one is not
+        in the copy: a take cancelled after Redis answered loses it, as channels-redis's own
+        receive loses the message its blocking pop took (a socket closing as a notice comes;
+        the pages re-read on their next notice or reconnection)."""
+        takes = self._takes.setdefault(key, _Takes())
         pipe = self.connection(index).pipeline(transaction=False)
-        if copy is _Copy.DELIVERED:
-            pipe.delete(in_flight)
+        if takes.delivered is not None:
+            pipe.delete(self._in_flight(key, takes.delivered))
+        for number in takes.unread:
+            pipe.eval(PUT_BACK_IN_FLIGHT, 0, key, self._in_flight(key, number))
         pipe.bzpopmin(key, timeout=self.brpop_timeout)
-        pipe.eval(TAKE_WAITING, *arguments)
+        takes.number += 1
+        this = self._in_flight(key, takes.number)
+        pipe.eval(TAKE_WAITING, 2, key, this, RECEIVE_BATCH, int(self.expiry))
+        takes.unread.append(takes.number)  # until its answer is read
         first, rest = (await pipe.execute())[-2:]
         copied = list(rest[0::2])
-        self._copies[key] = _Copy.DELIVERED if copied else _Copy.NONE
+        # Read: the removal and the putting back are done, and what this take copied is in
+        # its sockets' buffers before the next await (the caller's).
+        takes.delivered = takes.number if copied else None
+        takes.unread = []
         popped = [] if first is None else [first[1]]
         return popped + copied
+
+    def _in_flight(self, key: str, number: int) -> str:
+        return f"{self._backup_channel_name(key)}.{number}"
 
     def _unpack(self, channel: str, content: bytes) -> Received:
         message: dict[str, Any] = self.deserialize(content)
