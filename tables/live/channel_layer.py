@@ -19,8 +19,7 @@ which copy holds only delivered messages (removed) and which may hold messages n
 (put back in front of the key).
 A cancelled receive that was not told so ends between two empty takes (below).
 Everything else is channels-redis's own: the receive lock among the process's sockets,
-each socket's buffer, the in-flight copy that a cancelled receive leaves for the next one,
-the serialization.
+each socket's buffer, the serialization, the script that puts a copy back.
 """
 
 from __future__ import annotations
