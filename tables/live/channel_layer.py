@@ -10,10 +10,11 @@ capacity, the notices came seconds late and the rest were dropped (docs/PERFORMA
 "Notices under load").
 
 Here one pipeline does what those four did, for every message waiting, up to
-`RECEIVE_BATCH` + 1: a blocking pop of the first (at once when one is waiting) and a script
-moving the rest to the take's in-flight copy; that copy, once its messages are in their
-sockets' buffers, is removed at the head of the next take's pipeline. So a take is one round
-trip, on a busy floor and a quiet one alike. Each take has a copy of its own (`_Takes`): after
+`RECEIVE_BATCH`: a script moving them to the take's in-flight copy, or, when the last take
+found the key quiet, a blocking pop of the first and the script for the ones behind it; the
+copy, once its messages are in their sockets' buffers, is removed at the head of the next
+take's pipeline. So a take is one round trip on a busy floor and a quiet one alike (two when
+a busy key falls quiet). Each take has a copy of its own (`_Takes`): after
 a take cancelled on its way, whether or not its pipeline reached Redis, the next one knows
 which copy holds only delivered messages (removed) and which may hold messages no socket has
 (put back in front of the key).
@@ -65,6 +66,10 @@ class _Takes:
     """A process key's takes, each with an in-flight copy of its own (named by its number)."""
 
     number: int = 0  # the last take's
+    # Whether messages were waiting at the last take (it found some without waiting, or more
+    # than the one its blocking pop took): then the next take moves them all to its copy
+    # without a pop, so a cancelled take loses none, and waits in a pop only if none is left.
+    busy: bool = True
     # The last take whose answer was read, if its copy holds messages: all in their sockets'
     # buffers now, so the next take removes the copy.
     delivered: int | None = None
@@ -115,31 +120,56 @@ class BatchReceiveLayer(RedisChannelLayer):  # type: ignore[misc]
         return received[-1]
 
     async def _take(self, index: int, key: str) -> list[bytes]:
-        """The messages waiting on `key` (up to RECEIVE_BATCH + 1), oldest first: a blocking
-        pop of the first, up to `brpop_timeout`, and the ones waiting behind it moved to this
-        take's in-flight copy, in one round trip. Empty when none came. The popped one is not
-        in the copy: a take cancelled after Redis answered loses it, as channels-redis's own
-        receive loses the message its blocking pop took (a socket closing as a notice comes;
+        """The messages waiting on `key` (up to RECEIVE_BATCH + 1), oldest first, in one round
+        trip: after a busy take, all of them moved to this take's in-flight copy; after a
+        quiet one, a blocking pop of the first, up to `brpop_timeout`, and the ones waiting
+        behind it moved to the copy. Empty when none came. The popped one is not in the copy:
+        a take cancelled after Redis answered loses it, as channels-redis's own receive loses
+        the message its blocking pop took (a socket closing as a notice comes on a quiet floor;
         the pages re-read on their next notice or reconnection)."""
         takes = self._takes.setdefault(key, _Takes())
+        if takes.busy:
+            pipe = self._pipeline_after(index, key, takes)
+            this = self._next_copy(key, takes)
+            pipe.eval(TAKE_WAITING, 2, key, this, RECEIVE_BATCH, int(self.expiry))
+            waiting = (await pipe.execute())[-1]
+            self._read(takes, copied=bool(waiting))
+            if waiting:
+                return list(waiting[0::2])
+            takes.busy = False
+        pipe = self._pipeline_after(index, key, takes)
+        pipe.bzpopmin(key, timeout=self.brpop_timeout)
+        this = self._next_copy(key, takes)
+        pipe.eval(TAKE_WAITING, 2, key, this, RECEIVE_BATCH, int(self.expiry))
+        first, rest = (await pipe.execute())[-2:]
+        copied = list(rest[0::2])
+        self._read(takes, copied=bool(copied))
+        takes.busy = bool(copied)
+        popped = [] if first is None else [first[1]]
+        return popped + copied
+
+    def _pipeline_after(self, index: int, key: str, takes: _Takes) -> Any:
+        """A pipeline that first settles the takes before this one: the delivered copy
+        removed, the copies of takes cancelled on their way put back in front of the key."""
         pipe = self.connection(index).pipeline(transaction=False)
         if takes.delivered is not None:
             pipe.delete(self._in_flight(key, takes.delivered))
         for number in takes.unread:
             pipe.eval(PUT_BACK_IN_FLIGHT, 0, key, self._in_flight(key, number))
-        pipe.bzpopmin(key, timeout=self.brpop_timeout)
+        return pipe
+
+    def _next_copy(self, key: str, takes: _Takes) -> str:
+        """The next take's copy, counted unread until its answer is read."""
         takes.number += 1
-        this = self._in_flight(key, takes.number)
-        pipe.eval(TAKE_WAITING, 2, key, this, RECEIVE_BATCH, int(self.expiry))
-        takes.unread.append(takes.number)  # until its answer is read
-        first, rest = (await pipe.execute())[-2:]
-        copied = list(rest[0::2])
-        # Read: the removal and the putting back are done, and what this take copied is in
-        # its sockets' buffers before the next await (the caller's).
+        takes.unread.append(takes.number)
+        return self._in_flight(key, takes.number)
+
+    @staticmethod
+    def _read(takes: _Takes, *, copied: bool) -> None:
+        """The last take's answer is read: the removal and the putting back are done, and
+        what it copied is in its sockets' buffers before the next await (the caller's)."""
         takes.delivered = takes.number if copied else None
         takes.unread = []
-        popped = [] if first is None else [first[1]]
-        return popped + copied
 
     def _in_flight(self, key: str, number: int) -> str:
         return f"{self._backup_channel_name(key)}.{number}"
