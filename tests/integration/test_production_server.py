@@ -42,6 +42,11 @@ def production_env(var_dir: Path) -> dict[str, str]:
     return env
 
 
+def settled_heaps(log: str) -> list[int]:
+    """How many objects each worker froze once it had loaded, as its log line says."""
+    return [int(n) for n in re.findall(r"Worker heap settled: (\d+) objects frozen", log)]
+
+
 def fetch(path: str, *, behind_tls: bool = False) -> tuple[int, bytes, dict[str, str]]:
     """One GET, redirects not followed; `behind_tls` as the balancer that ended TLS says."""
     connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
@@ -84,6 +89,10 @@ def test_the_production_server_serves_probes_and_static_files_and_stops_graceful
         assert headers.get("server") == "uvicorn"
         status, _, headers = fetch("/api/health")
         assert status == 301  # everything else goes to HTTPS in production
+        # The first worker may answer while the second is still loading: stop once both are up.
+        while len(settled_heaps((tmp_path / "server.log").read_text())) < 2:
+            assert time.monotonic() < deadline + 60, (tmp_path / "server.log").read_text()
+            time.sleep(0.3)
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=40) == 0
@@ -92,6 +101,6 @@ def test_the_production_server_serves_probes_and_static_files_and_stops_graceful
     assert "Handling signal: term" in output
     assert "Shutting down: Master" in output
     # Each worker froze what it loaded, the views among it (casino/worker_heap.py).
-    frozen = [int(n) for n in re.findall(r"Worker heap settled: (\d+) objects frozen", output)]
+    frozen = settled_heaps(output)
     assert len(frozen) == 2
     assert min(frozen) > 100_000
