@@ -77,9 +77,9 @@ class NoticeRelay(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     A page that hears many tables (the floor) gets its frames gathered: the first waits
     `hold_seconds` for the others that come meanwhile, and all go in one turn of the loop,
-    which the server writes to the socket in one system call (casino/http_server.py). That
-    write, the kernel's whole loopback or network path, was the relay's main cost: a floor
-    page hears every table's every change."""
+    which the server writes to the socket in one system call (casino/http_server.py). Each
+    write is the kernel's whole loopback or network path, a large share of what relaying a
+    notice cost, and a floor page hears every table's every change."""
 
     joined: tuple[str, ...] = ()
     hold_seconds = 0.0  # a frame goes at once
@@ -169,9 +169,9 @@ class TableConsumer(NoticeRelay):
 
 class FloorConsumer(NoticeRelay):
     tiles_language: str | None = None
-    # Every table's every change: gathered a twentieth of a second, unseen by a pit boss,
-    # where a notice a frame took the floor's busiest hour's writes to four pages several
-    # hundred system calls a second.
+    # Every table's every change: gathered for a twentieth of a second, which a pit boss
+    # does not notice. One write per notice cost four floor pages several hundred system
+    # calls a second at the floor's busiest pace.
     hold_seconds = FLOOR_HOLD_SECONDS
 
     async def connect(self) -> None:
