@@ -4,11 +4,13 @@ verifier checks and what the rebuild projects from, as the live services did.
 Each custody event is decoded by the one codec and folded into the state of the shift its
 payload names; a fact the rules refuse is a `CustodyRefusedError` naming its seq. Walking from a
 checkpoint, a shift's facts from before it are folded from the log first (the checkpoint
-vouches for them), so a shift is always judged whole.
+vouches for them), so a shift is always judged whole; a shift whose state the checkpoint kept
+starts from that state instead (the same fold of the same facts, done by the walk before).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
@@ -33,9 +35,18 @@ class CustodyRefusedError(Exception):
 
 
 class CustodyReplay:
-    def __init__(self, table: Table, *, after_seq: int = 0) -> None:
+    def __init__(
+        self,
+        table: Table,
+        *,
+        after_seq: int = 0,
+        kept: Mapping[codec.ShiftId, CustodyState] | None = None,
+    ) -> None:
         self.table, self.after_seq = table, after_seq
         self.empty = empty_state(table)
+        self.kept = kept or {}
+        # The shifts this walk folded (those a checkpoint kept but the walk did not touch
+        # are neither compared nor kept again).
         self.states: dict[codec.ShiftId, CustodyState] = {}
         self.refused = False
 
@@ -57,6 +68,8 @@ class CustodyReplay:
     def _before_the_walk(self, shift: codec.ShiftId) -> CustodyState:
         if not self.after_seq:
             return self.empty
+        if shift in self.kept:
+            return self.kept[shift]
         key = ShiftKey(date.fromisoformat(shift[0]), shift[1])
         earlier = [row for row in custody_events(self.table, key) if row.seq <= self.after_seq]
         return ledger_from_events(self.table, earlier)
