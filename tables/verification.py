@@ -32,6 +32,7 @@ from django.db import connection, models, transaction
 
 from tables import games
 from tables.engine.custody.codec import is_custody_event
+from tables.engine.custody.state_codec import OpenShifts
 from tables.engine.errors import RuleError
 from tables.engine.game import Event
 from tables.log.chain import GENESIS_HASH, canonical_json, canonical_time, stored_chain_hash
@@ -143,8 +144,8 @@ LOG_COLUMNS = (
 )  # fmt: skip
 
 
-# (seq, engine state, custody states of the shifts folded) where the walk passed a seq.
-Kept = tuple[int, Any, dict[Any, Any]]
+# (seq, engine state, the custody fold's open shifts) where the walk passed a seq.
+Kept = tuple[int, Any, OpenShifts]
 
 
 def _check_chain_and_replay(
@@ -167,7 +168,7 @@ def _check_chain_and_replay(
     snapshots = _SnapshotComparison(table, result, start.seq)
     kept: Kept | None = None
     if keep_at == start.seq and start.custody is not None:
-        kept = (start.seq, state, dict(start.custody))
+        kept = (start.seq, state, start.custody)
     chunks, decode = _log_chunks(table, after_seq=start.seq)
     with closing(chunks):
         for chunk in chunks:
@@ -214,12 +215,12 @@ def _check_chain_and_replay(
                 if seq in snapshots.seqs:
                     snapshots.add(seq, state)
                 if seq == keep_at:
-                    kept = (seq, state, dict(custody.states))
+                    kept = (seq, state, custody.open_shifts())
     snapshots.finish()
     if result.events_checked:
         result.head_seq, result.head_hash = expected_seq - 1, expected_prev
         if keep_at is None or keep_at > result.head_seq:
-            kept = (result.head_seq, state, dict(custody.states))
+            kept = (result.head_seq, state, custody.open_shifts())
     return states, kept
 
 

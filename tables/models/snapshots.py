@@ -43,7 +43,8 @@ class VerifiedCheckpoint(models.Model):
     # shifts, services.snapshots_checkpoints), so the next audit walks from here; None on a
     # checkpoint written before it was kept. `state_digest` ties it to `head_hash`.
     state = models.JSONField(null=True, blank=True)
-    state_digest = models.CharField(max_length=64, blank=True, default="")
+    # With a database default: code from before this field still writes checkpoints.
+    state_digest = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         indexes = [models.Index(fields=("table", "seq"))]

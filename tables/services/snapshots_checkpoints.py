@@ -3,7 +3,7 @@
 A checkpoint is a head (seq and hash) that a verification walked to and found sound. The next
 audit trusts the log up to it, provided the log still holds that hash at that seq. A checkpoint
 keeps what the verifier had there (the engine state, by the engine's snapshot codec, and the
-custody fold's states of the shifts it had folded, by the custody state codec): the next audit
+custody fold's states of the shifts open there, by the custody state codec): the next audit
 starts from it and walks only the events after it. An older checkpoint has none, and the walk
 starts from the latest stored snapshot at or before it (every snapshot it passes is compared
 with the replay). `verify_log --full` trusts nothing and walks from seq 1.
@@ -18,7 +18,6 @@ no key: it finds a state altered alone, not one whose digest was forged with it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,9 +25,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from tables import games
-from tables.engine.custody.codec import ShiftId
-from tables.engine.custody.state import CustodyState
-from tables.engine.custody.state_codec import CUSTODY_STATE_CODEC
+from tables.engine.custody.state_codec import CUSTODY_STATE_CODEC, OpenShifts
 from tables.engine.state_codec import StateCodecError
 from tables.log.chain import GENESIS_HASH, canonical_json
 from tables.models import Table, TableEvent, VerifiedCheckpoint
@@ -44,8 +41,8 @@ class StartingPoint:
     seq: int
     head_hash: str
     state: Any
-    # The custody fold's states at `seq`, kept by a checkpoint; None: fold from the log.
-    custody: Mapping[ShiftId, CustodyState] | None = None
+    # The custody fold's open shifts at `seq`, kept by a checkpoint; None: fold from the log.
+    custody: OpenShifts | None = None
     # Why a checkpoint's kept state was not used (the walk then starts earlier).
     problems: tuple[str, ...] = field(default=())
 
@@ -115,18 +112,20 @@ def _from_kept_state(table: Table, seq: int, head_hash: str, kept: Any) -> Start
     if kept.get("custody_codec") != CUSTODY_STATE_CODEC.version:
         return None
     try:
-        custody = {
-            (day, shift): CUSTODY_STATE_CODEC.decode(state) for day, shift, state in kept["custody"]
+        shifts = {
+            (day, shift): (int(last_seq), CUSTODY_STATE_CODEC.decode(state))
+            for day, shift, last_seq, state in kept["custody"]
         }
+        custody = OpenShifts(int(kept["opener_seq"]), shifts)
         state = codec.decode(kept["engine"])
     except (StateCodecError, KeyError, TypeError, ValueError):
         return None
     return StartingPoint(seq=seq, head_hash=head_hash, state=state, custody=custody)
 
 
-def kept_state(table: Table, state: Any, custody: Mapping[ShiftId, CustodyState]) -> Any:
+def kept_state(table: Table, state: Any, custody: OpenShifts) -> Any:
     """What a checkpoint keeps of the verifier at its seq: the engine state as snapshots
-    store it, and each folded shift's custody state; None for a game without a codec."""
+    store it, and the custody fold's open shifts; None for a game without a codec."""
     codec = games.binding_for(table.game).state_codec
     if codec is None:
         return None
@@ -134,9 +133,10 @@ def kept_state(table: Table, state: Any, custody: Mapping[ShiftId, CustodyState]
         "engine_codec": codec.version,
         "engine": codec.encode(state),
         "custody_codec": CUSTODY_STATE_CODEC.version,
+        "opener_seq": custody.opener_seq,
         "custody": [
-            [day, shift, CUSTODY_STATE_CODEC.encode(custody[(day, shift)])]
-            for day, shift in sorted(custody)
+            [day, shift, last_seq, CUSTODY_STATE_CODEC.encode(shift_state)]
+            for (day, shift), (last_seq, shift_state) in sorted(custody.shifts.items())
         ],
     }
 

@@ -3,6 +3,10 @@ verified checkpoint keeps of the custody fold, so the next audit need not fold i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tables.engine.custody.codec import ShiftId
 from tables.engine.custody.slips import (
     Credit,
     Fill,
@@ -39,3 +43,14 @@ CUSTODY_STATE_CODEC = StateCodec(
         SlipVoided,
     ),
 )
+
+
+@dataclass(frozen=True)
+class OpenShifts:
+    """What the custody fold keeps at a seq: the seq of the latest opener, and each shift with
+    a fact since (the shift it opened, and any earlier one still receiving late facts: a
+    drop counted, a slip voided), with the seq of its latest fact and its state. A shift
+    left out is folded from the log if a fact of it comes later."""
+
+    opener_seq: int
+    shifts: Mapping[ShiftId, tuple[int, CustodyState]]
