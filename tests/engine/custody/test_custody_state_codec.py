@@ -6,12 +6,19 @@ from __future__ import annotations
 import json
 from types import MappingProxyType
 
-from tables.engine.custody.state import BuyIn, Closer, Opener, fold_all, new_state
+from tables.engine.custody.state import (
+    BuyIn,
+    Closer,
+    CustodyFact,
+    Opener,
+    fold_all,
+    new_state,
+)
 from tables.engine.custody.state_codec import CUSTODY_STATE_CODEC
 
 
 def test_a_custody_state_comes_back_equal_through_json() -> None:
-    facts = [
+    facts: list[CustodyFact] = [
         Opener({5: 10, 25: 4}, dealer="dora", pit_boss="paula"),
         BuyIn(200),
         Closer({5: 12, 25: 8}, dealer="dora", pit_boss="paula"),
