@@ -2,9 +2,10 @@
 shift, compare with projections.
 
 Used by `verify_log`, by the audit report and by tests. It changes nothing but, when asked,
-records a verified checkpoint; from one, the next verification walks only the events after
-the latest snapshot at or before it (services.snapshots_checkpoints). Every stored snapshot
-the walk passes is compared with the replayed state.
+records a verified checkpoint, with the engine state and the custody fold's states it had
+there; from one, the next verification walks only the events after it (after the latest
+snapshot at or before it, for a checkpoint without a kept state: services.snapshots_checkpoints).
+Every stored snapshot the walk passes is compared with the replayed state.
 
 The audit verifies every event of a floor at each shift end, so the work is kept lean
 (docs/performance/reports.md). On PostgreSQL the log comes through one server-side cursor
@@ -31,6 +32,7 @@ from django.db import connection, models, transaction
 
 from tables import games
 from tables.engine.custody.codec import is_custody_event
+from tables.engine.custody.state_codec import OpenShifts
 from tables.engine.errors import RuleError
 from tables.engine.game import Event
 from tables.log.chain import GENESIS_HASH, canonical_json, canonical_time, stored_chain_hash
@@ -42,6 +44,7 @@ from tables.services.snapshots_checkpoints import (
     from_the_first_event,
     from_the_last_checkpoint,
     keep_checkpoint,
+    kept_state,
 )
 
 # Rows fetched per round trip from the server-side cursor.
@@ -106,8 +109,10 @@ def verify_table(
             start = from_the_first_event(table)
         result.verified_from_seq = result.head_seq = start.seq
         result.head_hash = start.head_hash
-        custody = CustodyReplay(table, after_seq=start.seq)
-        states = _check_chain_and_replay(table, result, start, custody)
+        result.problems.extend(start.problems)
+        custody = CustodyReplay(table, after_seq=start.seq, kept=start.custody)
+        keep_at = checkpoint_at if checkpoint else None
+        states, kept = _check_chain_and_replay(table, result, start, custody, keep_at)
         _compare_rounds(table, states, result, since)
         if not custody.refused:  # past a refused fact the fold is no reference
             result.problems.extend(custody.slip_problems())
@@ -117,7 +122,14 @@ def verify_table(
         )
     if checkpoint and result.ok:
         at_seq = result.head_seq if checkpoint_at is None else min(checkpoint_at, result.head_seq)
-        keep_checkpoint(table, seq=at_seq, verified_from_seq=start.seq)
+        if kept is not None and kept[0] != at_seq:
+            kept = None
+        keep_checkpoint(
+            table,
+            seq=at_seq,
+            verified_from_seq=start.seq,
+            kept=None if kept is None else kept_state(table, kept[1], kept[2]),
+        )
     return result
 
 
@@ -132,11 +144,20 @@ LOG_COLUMNS = (
 )  # fmt: skip
 
 
+# (seq, engine state, the custody fold's open shifts) where the walk passed a seq.
+Kept = tuple[int, Any, OpenShifts]
+
+
 def _check_chain_and_replay(
-    table: Table, result: TableVerification, start: StartingPoint, custody: CustodyReplay
-) -> dict[int, Any]:
+    table: Table,
+    result: TableVerification,
+    start: StartingPoint,
+    custody: CustodyReplay,
+    keep_at: int | None,
+) -> tuple[dict[int, Any], Kept | None]:
     """Walk the log once: check each link, fold engine events (states at round ends) and
-    custody events (the first fact the custody rules refuse is a problem; the walk goes on)."""
+    custody events (the first fact the custody rules refuse is a problem; the walk goes on).
+    Also returns the states after event `keep_at` (None: the head), for a checkpoint there."""
     evolve = games.binding_for(table.game).engine.evolve
     state = start.state
     states: dict[int, Any] = {}
@@ -145,6 +166,9 @@ def _check_chain_and_replay(
     table_id, expected_prev, expected_seq = table.pk, start.head_hash, start.seq + 1
     linked = True  # after the first broken link, the rest of the chain is not judged
     snapshots = _SnapshotComparison(table, result, start.seq)
+    kept: Kept | None = None
+    if keep_at == start.seq and start.custody is not None:
+        kept = (start.seq, state, start.custody)
     chunks, decode = _log_chunks(table, after_seq=start.seq)
     with closing(chunks):
         for chunk in chunks:
@@ -176,7 +200,7 @@ def _check_chain_and_replay(
                         result.problems.append(
                             f"table {table.name} seq {seq}: the engine cannot replay it ({error})"
                         )
-                        return states
+                        return states, None
                 elif not custody.refused:
                     custody_event = custody_types.get(kind)
                     if custody_event is None:
@@ -190,10 +214,14 @@ def _check_chain_and_replay(
                     states[round_number] = state
                 if seq in snapshots.seqs:
                     snapshots.add(seq, state)
+                if seq == keep_at:
+                    kept = (seq, state, custody.open_shifts())
     snapshots.finish()
     if result.events_checked:
         result.head_seq, result.head_hash = expected_seq - 1, expected_prev
-    return states
+        if keep_at is None or keep_at > result.head_seq:
+            kept = (result.head_seq, state, custody.open_shifts())
+    return states, kept
 
 
 class _SnapshotComparison:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from decimal import Decimal
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 TAG = "@"
@@ -78,9 +79,11 @@ class StateCodec:
         if isinstance(value, frozenset | set):
             items = sorted((self._encode(item) for item in value), key=repr)
             return {TAG: "frozenset" if isinstance(value, frozenset) else "set", "items": items}
-        if isinstance(value, dict):
+        if isinstance(value, dict | MappingProxyType):
             pairs = [[self._encode(key), self._encode(item)] for key, item in value.items()]
-            return {TAG: "dict", "items": pairs}
+            # A read-only mapping (the custody rules' chip counts) comes back read-only.
+            tag = "dict" if isinstance(value, dict) else "mapping"
+            return {TAG: tag, "items": pairs}
         if isinstance(value, Fraction):
             return {TAG: "fraction", "value": str(value)}
         if isinstance(value, Decimal):
@@ -112,6 +115,10 @@ class StateCodec:
             return {self._decode(item) for item in data["items"]}
         if tag == "dict":
             return {self._decode(key): self._decode(item) for key, item in data["items"]}
+        if tag == "mapping":
+            return MappingProxyType(
+                {self._decode(key): self._decode(item) for key, item in data["items"]}
+            )
         if tag == "fraction":
             return Fraction(data["value"])
         if tag == "decimal":

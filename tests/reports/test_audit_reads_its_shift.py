@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -19,11 +18,11 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from reports.demo.shift import Staff, simulate_shift, simulation_tables
+from reports.demo.shift import Staff
 from reports.inputs.audit import table_findings
 from reports.inputs.rounds import shift_window
 from reports.models import Slip
-from reports.shifts import ShiftKey, floor_clock
+from reports.shifts import ShiftKey
 from tables.engine.custody.codec import COUNTED, CUSTODY_TYPES
 from tables.models import EngineSnapshot, Round, Table, TableEvent
 from tables.services.custody.log import (
@@ -33,6 +32,7 @@ from tables.services.custody.log import (
     previous_closer,
 )
 from tables.services.floor import CUSTODY_COUNTS, books_closed
+from tests.reports.audit_history import history_tables, play_audited_shifts, shift_keys
 
 pytestmark = [
     pytest.mark.django_db,
@@ -49,15 +49,6 @@ def staff(
     dealer_dora: User, pit_boss_paula: User, pit_boss_pedro: User, cashier_carmen: User
 ) -> Staff:
     return Staff(dealer_dora, pit_boss_paula, pit_boss_pedro, cashier_carmen)
-
-
-def shift_keys(count: int) -> list[ShiftKey]:
-    """The last `count` ended shifts, oldest first (the log's seqs rise with their dates)."""
-    clock = floor_clock()
-    keys = [clock.last_ended(datetime.now().astimezone())]
-    while len(keys) < count:
-        keys.insert(0, clock.last_ended(clock.bounds(keys[0])[0]))
-    return keys
 
 
 def rows_read(sql: str, relations: tuple[str, ...] = BOUNDED) -> dict[str, int]:
@@ -83,23 +74,19 @@ def rows_read(sql: str, relations: tuple[str, ...] = BOUNDED) -> dict[str, int]:
     return totals
 
 
-def play_shifts(staff: Staff) -> list[ShiftKey]:
+def play_shifts(staff: Staff) -> tuple[list[Table], list[ShiftKey]]:
     """PRIOR_SHIFTS + 1 whole shifts at a table of each game, each followed by its audit."""
-    tables = simulation_tables(2)  # one of each game
+    tables = history_tables("Reads")
     keys = shift_keys(PRIOR_SHIFTS + 1)
-    for number, key in enumerate(keys):
-        simulate_shift(tables, rounds=ROUNDS, seed=number, staff=staff, key=key, run_reports=False)
-        for table in tables:
-            table.refresh_from_db()
-            assert table_findings(table, key).chain[0].verified  # the next one's checkpoint
+    play_audited_shifts(tables, keys, rounds=ROUNDS, staff=staff)
     with connection.cursor() as cursor:  # the planner sees the tables as they now are
         cursor.execute("ANALYZE " + ", ".join((*BOUNDED, EVENTS)))
-    return keys
+    return tables, keys
 
 
 def test_the_audit_after_prior_shifts_reads_only_its_walk(staff: Staff) -> None:
-    keys = play_shifts(staff)
-    for table in Table.objects.all():
+    tables, keys = play_shifts(staff)
+    for table in tables:
         with CaptureQueriesContext(connection) as queries:
             check = table_findings(table, keys[-1]).chain[0]
         walked_from = check.head_seq - check.events_checked
@@ -154,8 +141,8 @@ def log_reads() -> Iterator[list[tuple[int, str]]]:
 
 
 def test_the_custody_reads_after_prior_shifts_read_only_the_shifts_facts(staff: Staff) -> None:
-    keys = play_shifts(staff)
-    for table in Table.objects.all():
+    tables, keys = play_shifts(staff)
+    for table in tables:
         latest = last_opener_event(table)
         assert latest is not None
         per_shift = {key: shift_custody(table, key) for key in keys}

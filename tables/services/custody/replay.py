@@ -4,11 +4,13 @@ verifier checks and what the rebuild projects from, as the live services did.
 Each custody event is decoded by the one codec and folded into the state of the shift its
 payload names; a fact the rules refuse is a `CustodyRefusedError` naming its seq. Walking from a
 checkpoint, a shift's facts from before it are folded from the log first (the checkpoint
-vouches for them), so a shift is always judged whole.
+vouches for them), so a shift is always judged whole; a shift whose state the checkpoint kept
+starts from that state instead (the same fold of the same facts, done by the walk before).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
@@ -16,6 +18,7 @@ from reports.models import Slip
 from reports.shifts import ShiftKey
 from tables.engine.custody import codec
 from tables.engine.custody.state import CustodyState, SlipStatus, fold, slip_statuses
+from tables.engine.custody.state_codec import OpenShifts
 from tables.engine.errors import RuleError
 from tables.models import Table
 from tables.services.custody.log import custody_events, empty_state, ledger_from_events
@@ -33,10 +36,21 @@ class CustodyRefusedError(Exception):
 
 
 class CustodyReplay:
-    def __init__(self, table: Table, *, after_seq: int = 0) -> None:
+    def __init__(
+        self,
+        table: Table,
+        *,
+        after_seq: int = 0,
+        kept: OpenShifts | None = None,
+    ) -> None:
         self.table, self.after_seq = table, after_seq
         self.empty = empty_state(table)
+        self.kept: Mapping[codec.ShiftId, tuple[int, CustodyState]] = kept.shifts if kept else {}
+        self.opener_seq = kept.opener_seq if kept else 0
+        # The shifts this walk folded (those a checkpoint kept but the walk did not touch
+        # are not compared again), and the seq of each one's latest fact.
         self.states: dict[codec.ShiftId, CustodyState] = {}
+        self.last_seqs: dict[codec.ShiftId, int] = {}
         self.refused = False
 
     def fold(self, seq: int, event_type: str, payload: Any) -> CustodyState:
@@ -49,6 +63,9 @@ class CustodyReplay:
             if state is None:
                 state = self._before_the_walk(shift)
             state = self.states[shift] = fold(state, fact)
+            self.last_seqs[shift] = seq
+            if event_type == codec.OPENER:
+                self.opener_seq = seq
         except RuleError as error:
             self.refused = True
             raise CustodyRefusedError(self.table, seq, error) from None
@@ -57,9 +74,23 @@ class CustodyReplay:
     def _before_the_walk(self, shift: codec.ShiftId) -> CustodyState:
         if not self.after_seq:
             return self.empty
+        if shift in self.kept:
+            return self.kept[shift][1]
         key = ShiftKey(date.fromisoformat(shift[0]), shift[1])
         earlier = [row for row in custody_events(self.table, key) if row.seq <= self.after_seq]
         return ledger_from_events(self.table, earlier)
+
+    def open_shifts(self) -> OpenShifts:
+        """The shifts with a fact since the latest opener, for a checkpoint here: the same
+        whether the walk began at seq 1 or at the previous checkpoint."""
+        shifts = {
+            **self.kept,
+            **{key: (self.last_seqs[key], self.states[key]) for key in self.states},
+        }
+        return OpenShifts(
+            self.opener_seq,
+            {key: kept for key, kept in shifts.items() if kept[0] >= self.opener_seq},
+        )
 
     def slip_problems(self) -> list[str]:
         """The `Slip` rows of the shifts replayed against the fold: every slip the fold knows
