@@ -35,6 +35,12 @@ from channels_redis.core import RedisChannelLayer
 # process one message per socket it has in the groups (a tablet, the floor pages): a few
 # batches' worth, and a socket's buffer holds `capacity` before it drops its oldest.
 RECEIVE_BATCH = 200
+# A process's takes start at least this far apart. A take is a Redis round trip and a turn of
+# the web worker's loop, and on a busy floor every process has a floor page hearing every
+# table: one take per notice was a sixth of a worker's CPU. Spacing them lets what comes
+# meanwhile share one take. A notice waits at most this much longer; a floor page's frames
+# are held longer than this anyway (FloorConsumer.hold_seconds).
+TAKE_SPACING_SECONDS = 0.01
 
 # KEYS: the process's channel key and its in-flight copy. ARGV: how many to take, and the
 # copy's lifetime (a message's: a copy left by a process that died goes with its messages).
@@ -76,6 +82,8 @@ class _Takes:
     # Takes cancelled on their way: each one's pipeline may or may not have reached Redis,
     # so its copy may hold messages no socket has. The next take puts them back in front.
     unread: list[int] = field(default_factory=list)
+    # When the last take's answer was read (the loop's clock), for the spacing.
+    answered_at: float = float("-inf")
 
 
 def _stop_if_cancelled_unawares() -> None:
@@ -90,6 +98,14 @@ def _stop_if_cancelled_unawares() -> None:
     task = asyncio.current_task()
     if task is not None and task.cancelling():
         raise asyncio.CancelledError
+
+
+async def _spaced(takes: _Takes) -> None:
+    """Wait until TAKE_SPACING_SECONDS have passed since the last take was answered. Nothing
+    is taken yet: a receive cancelled here loses nothing."""
+    wait = takes.answered_at + TAKE_SPACING_SECONDS - asyncio.get_running_loop().time()
+    if wait > 0:
+        await asyncio.sleep(wait)
 
 
 class BatchReceiveLayer(RedisChannelLayer):  # type: ignore[misc]
@@ -128,6 +144,7 @@ class BatchReceiveLayer(RedisChannelLayer):  # type: ignore[misc]
         the message its blocking pop took (a socket closing as a notice comes on a quiet floor;
         the pages re-read on their next notice or reconnection)."""
         takes = self._takes.setdefault(key, _Takes())
+        await _spaced(takes)
         if takes.busy:
             pipe = self._pipeline_after(index, key, takes)
             this = self._next_copy(key, takes)
@@ -170,6 +187,7 @@ class BatchReceiveLayer(RedisChannelLayer):  # type: ignore[misc]
         what it copied is in its sockets' buffers before the next await (the caller's)."""
         takes.delivered = takes.number if copied else None
         takes.unread = []
+        takes.answered_at = asyncio.get_running_loop().time()
 
     def _in_flight(self, key: str, number: int) -> str:
         return f"{self._backup_channel_name(key)}.{number}"
