@@ -112,6 +112,41 @@ def test_a_quiet_floor_takes_each_notice_in_one_round_trip(
     run(layer, test)
 
 
+def test_notices_coming_close_together_share_one_take(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Spacing long enough that both notices are sent before the next take starts, whatever
+    # the machine's load.
+    monkeypatch.setattr(channel_layer, "TAKE_SPACING_SECONDS", 0.5)
+    layer = make_layer(capacity=1000)
+    takes: list[int] = []
+    take = layer._take
+
+    async def counted_take(index: int, key: str) -> list[bytes]:
+        taken = await take(index, key)
+        takes.append(len(taken))
+        return taken
+
+    monkeypatch.setattr(layer, "_take", counted_take)
+
+    async def test() -> None:
+        channel = await layer.new_channel()
+        await layer.group_add("table.4", channel)
+        first, second, third = notices(3)
+        await layer.group_send("table.4", first)
+        assert await asyncio.wait_for(layer.receive(channel), 5) == first
+        answered = asyncio.get_running_loop().time()
+        waiting = asyncio.ensure_future(layer.receive(channel))
+        await layer.group_send("table.4", second)
+        await layer.group_send("table.4", third)
+        assert await asyncio.wait_for(waiting, 5) == second
+        assert await asyncio.wait_for(layer.receive(channel), 5) == third
+        # The second take waited out the spacing, then took both notices at once.
+        assert asyncio.get_running_loop().time() - answered >= 0.5
+        assert takes[-1] == 2, takes
+        assert sum(1 for count in takes if count) == 2, takes
+
+    run(layer, test)
+
+
 async def in_flight(layer: BatchReceiveLayer) -> dict[bytes, int]:
     """Each in-flight copy on the layer's Redis keys and how many messages it holds."""
     connection = layer.connection(0)
