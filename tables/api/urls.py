@@ -10,6 +10,8 @@ from tables.api.views_games import game_routes
 from tables.api.views_me import MeView
 
 urlpatterns = [
+    # First: the dealers' commands are most of the API's requests.
+    *game_routes(),
     path("me", MeView.as_view(), name="me"),
     path("tables", tables.TableListView.as_view(), name="tables"),
     path("tables/<int:table_id>", tables.TableDetailView.as_view(), name="table"),
@@ -61,5 +63,4 @@ urlpatterns = [
         role_grants.RoleGrantRefuseView.as_view(),
         name="role-grant-refuse",
     ),
-    *game_routes(),
 ]
