@@ -35,10 +35,7 @@ control_socket_disable = True
 
 
 def post_worker_init(worker: Any) -> None:
-    """The worker has loaded the application: settle its heap (casino/worker_heap.py) and
-    set how often its threads take turns (casino/worker_threads.py)."""
+    """The worker has loaded the application: settle its heap (casino/worker_heap.py)."""
     from casino.worker_heap import settle
-    from casino.worker_threads import set_switch_interval
 
     worker.log.info("Worker heap settled: %s objects frozen", settle())
-    worker.log.info("Worker threads switch every %.1f ms", set_switch_interval() * 1000)
