@@ -41,7 +41,25 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} cannot be written to the event log")
 
 
+# Types that hold no float, and the containers walked, known by their exact type first: an
+# `isinstance` against `Mapping` asks the ABC machinery, which was most of this walk's cost
+# on every fact and round projection. Anything else takes the general checks.
+_SCALARS = frozenset({str, int, bool, type(None), Decimal, datetime})
+_SEQUENCES = frozenset({list, tuple})
+
+
 def _refuse_floats(value: Any) -> None:
+    kind = type(value)
+    if kind in _SCALARS:
+        return
+    if kind is dict:
+        for item in value.values():
+            _refuse_floats(item)
+        return
+    if kind in _SEQUENCES:
+        for item in value:
+            _refuse_floats(item)
+        return
     if isinstance(value, float):
         raise TypeError("floats cannot be written to the event log; use integers or Decimal")
     if isinstance(value, Mapping):

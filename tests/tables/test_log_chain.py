@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -51,6 +53,21 @@ def test_floats_and_naive_times_are_refused() -> None:
         canonical_json({"amount": 1.5})
     with pytest.raises(ValueError, match="naive"):
         canonical_json({"at": datetime(2026, 1, 1)})
+
+
+class Amount(float):
+    """A float by another name, as a numeric library's scalar would be."""
+
+
+def test_floats_are_refused_wherever_they_hide() -> None:
+    for value in (
+        {"a": [1, ("x", {"b": 1.5})]},
+        {"a": MappingProxyType({"b": [2.0]})},
+        {"a": Amount(3)},
+        {"a": OrderedDict(b=(1, 0.5))},
+    ):
+        with pytest.raises(TypeError, match="float"):
+            canonical_json(value)
 
 
 def test_hash_is_sha256_of_prev_hash_and_canonical_event() -> None:
