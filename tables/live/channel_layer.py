@@ -37,9 +37,10 @@ from channels_redis.core import RedisChannelLayer
 RECEIVE_BATCH = 200
 # A process's takes start at least this far apart. A take is a Redis round trip and a turn of
 # the web worker's loop, and on a busy floor every process has a floor page hearing every
-# table: one take per notice was a sixth of a worker's CPU. Spacing them lets what comes
-# meanwhile share one take. A notice waits at most this much longer; a floor page's frames
-# are held longer than this anyway (FloorConsumer.hold_seconds).
+# table, so a process took almost once per change: the takes were about a sixth of a
+# worker's CPU. Spacing them lets what comes meanwhile share one take. A notice waits at
+# most this much longer; a floor page's frames are held longer than this anyway
+# (FloorConsumer.hold_seconds).
 TAKE_SPACING_SECONDS = 0.01
 
 # KEYS: the process's channel key and its in-flight copy. ARGV: how many to take, and the

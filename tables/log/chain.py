@@ -41,9 +41,9 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} cannot be written to the event log")
 
 
-# Types that hold no float, and the containers walked, known by their exact type first: an
-# `isinstance` against `Mapping` asks the ABC machinery, which was most of this walk's cost
-# on every fact and round projection. Anything else takes the general checks.
+# Types that hold no float, and the containers walked, known by their exact type before the
+# general checks: an `isinstance` against `Mapping` asks the ABC machinery, about a third of
+# this walk's cost on every fact and round projection under the floor's load.
 _SCALARS = frozenset({str, int, bool, type(None), Decimal, datetime})
 _SEQUENCES = frozenset({list, tuple})
 
@@ -52,22 +52,16 @@ def _refuse_floats(value: Any) -> None:
     kind = type(value)
     if kind in _SCALARS:
         return
-    if kind is dict:
-        for item in value.values():
-            _refuse_floats(item)
-        return
-    if kind in _SEQUENCES:
-        for item in value:
-            _refuse_floats(item)
-        return
-    if isinstance(value, float):
+    if kind is dict or (kind not in _SEQUENCES and isinstance(value, Mapping)):
+        items: Any = value.values()
+    elif kind in _SEQUENCES or isinstance(value, list | tuple):
+        items = value
+    elif isinstance(value, float):
         raise TypeError("floats cannot be written to the event log; use integers or Decimal")
-    if isinstance(value, Mapping):
-        for item in value.values():
-            _refuse_floats(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _refuse_floats(item)
+    else:
+        return
+    for item in items:
+        _refuse_floats(item)
 
 
 def json_ready(value: Any) -> Any:
