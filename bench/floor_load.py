@@ -77,13 +77,17 @@ def main() -> None:
         for name, tables in phases:
             tokens = signed_in(tables, lambda t: sign_in(args.port, t.dealer, PASSWORD))
             listeners = None if args.no_listeners else open_listeners(args, tables)
-            dealers = make_dealers(args.port, tables, tokens, paces[0])
-            for pace in paces:
-                args.pace = pace
-                result = run_phase(server, tables, dealers, args, listeners)
-                report(f"{name}, {pace:g} requests/s per table", result)
-            if listeners is not None:
-                listeners.stop()
+            try:
+                dealers = make_dealers(args.port, tables, tokens, paces[0])
+                for pace in paces:
+                    args.pace = pace
+                    result = run_phase(server, tables, dealers, args, listeners)
+                    report(f"{name}, {pace:g} requests/s per table", result)
+            finally:
+                # A failed phase too: the script would otherwise wait at exit for the
+                # listeners' process.
+                if listeners is not None:
+                    listeners.stop()
         report_live(server, args)
     print(f"load average after: {load_average()}")
 
