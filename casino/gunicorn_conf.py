@@ -39,3 +39,13 @@ def post_worker_init(worker: Any) -> None:
     from casino.worker_heap import settle
 
     worker.log.info("Worker heap settled: %s objects frozen", settle())
+
+
+def worker_exit(server: Any, worker: Any) -> None:
+    """The worker has stopped serving: its last writes' change notices are still queued on the
+    publisher's daemon thread, which dies with the process. Send them first (a second at most:
+    a page that misses one re-reads the table when it reconnects)."""
+    from tables.live.publisher import wait_until_sent
+
+    if not wait_until_sent(timeout=1.0):
+        worker.log.warning("Some change notices were still unsent when the worker stopped")

@@ -79,6 +79,8 @@ class _Courier:
         self.draining = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self.task: asyncio.Task[None] | None = None  # held: the loop keeps only a weak one
+        self.idle = threading.Event()  # set while nothing is queued or being sent
+        self.idle.set()
 
     def post(self, layer: Any, messages: Messages) -> None:
         with self.lock:
@@ -86,6 +88,7 @@ class _Courier:
             if self.draining:
                 return  # the running drain takes these with its next batch
             self.draining = True
+            self.idle.clear()
             if self.loop is None:
                 self.loop = asyncio.new_event_loop()
                 run = self.loop.run_forever
@@ -102,6 +105,7 @@ class _Courier:
                 batch, self.pending = self.pending, []
                 if not batch:
                     self.draining = False
+                    self.idle.set()
                     return
             try:
                 await _send_batch(layer, latest_per_table(batch))
@@ -116,6 +120,14 @@ _courier = _Courier()
 # A forked worker has none of its parent's threads: it starts its own loop, queue and lock.
 os.register_at_fork(after_in_child=_courier.reset)
 _private_loops = threading.local()
+
+
+def wait_until_sent(timeout: float) -> bool:
+    """Waits until every notice this process queued has gone to the channel layer, at most
+    `timeout` seconds; answers whether they all did. A stopping worker calls it so its last
+    writes' notices are not lost with the drain's thread; a listener that must hear only what
+    comes after some writes calls it before it joins."""
+    return _courier.idle.wait(timeout)
 
 
 def send_to_groups(groups: tuple[str, ...], message: dict[str, Any]) -> None:

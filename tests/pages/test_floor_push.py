@@ -17,6 +17,7 @@ from django.test import Client
 
 from casino.asgi import application
 from tables.live import groups as live_groups
+from tables.live import publisher
 from tables.models import Table
 from tables.pages import floor_drawing, floor_tiles
 from tables.services import custody, live
@@ -155,6 +156,9 @@ def test_a_pushed_tile_goes_to_pit_bosses_in_their_language_and_shows_no_hidden_
             await socket.disconnect()
         return heard
 
+    # The floor's own writes' notices, queued before any page opened (no drawing for them),
+    # go out first: a page that joined meanwhile would hear one with no tile before it.
+    assert publisher.wait_until_sent(timeout=5)
     heard_es, heard_en, heard_cashier = async_to_sync(scenario)()
     floor.refresh()
     tiles_es = [m for m in heard_es if m["type"] == "tile.drawn"]
