@@ -4,6 +4,7 @@ status is kept; a refused request is an error and the dealer reads the table aga
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import threading
 import time
@@ -90,3 +91,79 @@ class Dealer(TablePlay):
 
 class _BudgetSpentError(Exception):
     """The run's time or request budget is spent."""
+
+
+class DealerCrews:
+    """The dealers split among `count` processes, each with its own interpreter: 200 tablets
+    are 200 devices, and 200 client threads under one interpreter lock queue for it, so a
+    reply that arrives waits for the client before it is timed. Each process keeps its
+    dealers from phase to phase (a hand a phase left open is finished in the next) and sends
+    back their samples after each phase."""
+
+    def __init__(self, dealers: list[Dealer], count: int) -> None:
+        context = multiprocessing.get_context("fork")  # the dealers go as they are, unpickled
+        self.dealers = dealers
+        self.crews = [dealers[n::count] for n in range(count)]
+        self.pipes: list[Any] = []
+        self.processes: list[Any] = []
+        for crew in self.crews:
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_crew_plays, args=(crew, theirs), daemon=True)
+            process.start()
+            theirs.close()
+            self.pipes.append(ours)
+            self.processes.append(process)
+
+    def play(self, seconds: float, budget: int, pace: float) -> None:
+        """One phase in every process at once; each dealer's samples are then the phase's."""
+        for pipe in self.pipes:
+            pipe.send((seconds, budget, pace))
+        for crew, pipe in zip(self.crews, self.pipes, strict=True):
+            for dealer, samples in zip(crew, pipe.recv(), strict=True):
+                dealer.samples = samples
+
+    def close(self) -> None:
+        for pipe in self.pipes:
+            pipe.send(None)
+        for process in self.processes:
+            process.join(timeout=10)
+
+
+class DealersHere:
+    """The dealers on threads of this process (`DealerCrews`' interface, one crew)."""
+
+    def __init__(self, dealers: list[Dealer]) -> None:
+        self.dealers = dealers
+
+    def play(self, seconds: float, budget: int, pace: float) -> None:
+        play_in_threads(self.dealers, seconds, budget, pace)
+
+    def close(self) -> None:
+        return
+
+
+def crews_of(dealers: list[Dealer], processes: int) -> DealerCrews | DealersHere:
+    return DealerCrews(dealers, processes) if processes > 1 else DealersHere(dealers)
+
+
+def play_in_threads(dealers: list[Dealer], seconds: float, budget: int, pace: float) -> None:
+    """Every dealer on a thread of its own until `seconds` pass or its budget is spent."""
+    for dealer in dealers:
+        dealer.samples = Samples()
+    stop = threading.Event()
+    threads = [threading.Thread(target=d.run, args=(stop, budget, pace)) for d in dealers]
+    deadline = time.perf_counter() + seconds
+    for thread in threads:
+        thread.start()
+    while time.perf_counter() < deadline and any(t.is_alive() for t in threads):
+        time.sleep(0.2)
+    stop.set()
+    for thread in threads:
+        thread.join()
+
+
+def _crew_plays(crew: list[Dealer], pipe: Any) -> None:
+    while (phase := pipe.recv()) is not None:
+        seconds, budget, pace = phase
+        play_in_threads(crew, seconds, budget, pace)
+        pipe.send([dealer.samples for dealer in crew])

@@ -54,6 +54,9 @@ def main() -> None:
     parser.add_argument("--live-seconds", type=float, default=10.0)
     parser.add_argument("--paces", help="comma-separated requests/s per table, one phase each")
     parser.add_argument("--floor-pages", type=int, default=4)
+    parser.add_argument(
+        "--client-processes", type=int, default=4, help="the dealers' clients split among them"
+    )
     parser.add_argument("--no-listeners", action="store_true")
     parser.add_argument(
         "--floor-tiles", help="the floor pages' language: open as the floor page does (?tiles=)"
@@ -78,11 +81,14 @@ def main() -> None:
             tokens = signed_in(tables, lambda t: sign_in(args.port, t.dealer, PASSWORD))
             listeners = None if args.no_listeners else open_listeners(args, tables)
             try:
-                dealers = make_dealers(args.port, tables, tokens, paces[0])
-                for pace in paces:
-                    args.pace = pace
-                    result = run_phase(server, tables, dealers, args, listeners)
-                    report(f"{name}, {pace:g} requests/s per table", result)
+                crews = make_dealers(args, tables, tokens, paces[0])
+                try:
+                    for pace in paces:
+                        args.pace = pace
+                        result = run_phase(server, tables, crews, args, listeners)
+                        report(f"{name}, {pace:g} requests/s per table", result)
+                finally:
+                    crews.close()
             finally:
                 # A failed phase too: the script would otherwise wait at exit for the
                 # listeners' process.
@@ -132,26 +138,26 @@ def pit_boss() -> str:
     return str(boss.username)
 
 
-def make_dealers(port: int, tables: list[Any], tokens: dict[str, str], pace: float) -> list[Any]:
+def make_dealers(args: Any, tables: list[Any], tokens: dict[str, str], pace: float) -> Any:
     """One dealer per table, kept from phase to phase: a hand a phase left open is finished
-    with its own deck in the next."""
-    from bench_dealers import Dealer
+    with its own deck in the next. They play in `--client-processes` processes."""
+    from bench_dealers import Dealer, crews_of
 
-    return [Dealer(port, tokens[t.dealer], t, pace, seed=n) for n, t in enumerate(tables)]
+    dealers = [Dealer(args.port, tokens[t.dealer], t, pace, seed=n) for n, t in enumerate(tables)]
+    return crews_of(dealers, args.client_processes)
 
 
 def run_phase(
-    server: Any, tables: list[Any], dealers: list[Any], args: Any, listeners: Any = None
+    server: Any, tables: list[Any], crews: Any, args: Any, listeners: Any = None
 ) -> dict[str, Any]:
-    from bench_dealers import Samples
+    """One phase at `args.pace`: `crews.play(seconds, budget, pace)` runs the dealers (in this
+    process's threads or in their crews' processes) and leaves each one's samples on it."""
     from django.db import connection
     from node_cpu import node_cpu
 
     from tables.models import TableEvent
 
-    for dealer in dealers:
-        dealer.samples = Samples()
-    stop = threading.Event()
+    dealers = crews.dealers
     budget = max(1, args.max_requests // len(dealers))
     ids = [t.table_id for t in tables]
     rows_before = TableEvent.objects.filter(table_id__in=ids).count()
@@ -159,16 +165,8 @@ def run_phase(
     database = str(connection.settings_dict["NAME"])
     node_before = node_cpu(server.process.pid, database)
     listening_before = listeners.cpu_seconds() if listeners is not None else 0.0
-    threads = [threading.Thread(target=d.run, args=(stop, budget, args.pace)) for d in dealers]
     start = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    deadline = start + args.seconds
-    while time.perf_counter() < deadline and any(t.is_alive() for t in threads):
-        time.sleep(0.2)
-    stop.set()
-    for thread in threads:
-        thread.join()
+    crews.play(args.seconds, budget, args.pace)
     elapsed = time.perf_counter() - start
     cpu = server.cpu_seconds() - cpu_before
     node_after = node_cpu(server.process.pid, database)
