@@ -25,6 +25,8 @@ class Samples:
     # (table id, the table's head seq after the write, when its answer arrived): what a
     # websocket listener's notice of that seq is timed against.
     acks: list[tuple[int, int, float]] = field(default_factory=list)
+    # Each write as (when it was sent, its command, seconds): where a phase's tail comes from.
+    timeline: list[tuple[float, str, float]] = field(default_factory=list)
 
 
 class Dealer(TablePlay):
@@ -72,6 +74,7 @@ class Dealer(TablePlay):
         status, body, elapsed = self.client.post(f"/api/tables/{self.table.table_id}/{path}", data)
         answered = time.perf_counter()
         self.samples.writes.append(elapsed)
+        self.samples.timeline.append((answered - elapsed, path.rsplit("/", 1)[-1], elapsed))
         if status >= 300:
             self.samples.errors.append(f"{status} {path}: {body}")
             return None

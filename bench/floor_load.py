@@ -181,7 +181,8 @@ def run_phase(
         "rows_before": rows_before, "rows_after": rows_after, "cpu": cpu,
         "acks": [a for d in dealers for a in d.samples.acks], "listeners": listeners,
         "load": load_average(), "node": (node_before, node_after),
-        "listening_cpu": listening,
+        "listening_cpu": listening, "start": start,
+        "timeline": [w for d in dealers for w in d.samples.timeline],
     }  # fmt: skip
 
 
@@ -212,6 +213,7 @@ def report(name: str, result: dict[str, Any]) -> None:
     print(f"   {line('all', every)}")
     print(f"   {line('writes', result['writes'])}")
     print(f"   {line('reads', result['reads'])}")
+    report_tail(result["timeline"], result["start"])
     if every:
         per_request = result["cpu"] / len(every) * 1000
         share = result["cpu"] / elapsed / (os.cpu_count() or 1)
@@ -228,6 +230,33 @@ def report(name: str, result: dict[str, Any]) -> None:
         distinct[error[:160]] = distinct.get(error[:160], 0) + 1
     for error, count in sorted(distinct.items(), key=lambda item: -item[1])[:5]:
         print(f"   error x{count}: {error}")
+
+
+def report_tail(timeline: list[tuple[float, str, float]], start: float) -> None:
+    """Where the writes past the phase's p99 come from: which commands, and which seconds of
+    the phase (a stall of the whole server shows as a few seconds holding most of them)."""
+    from bench_http import percentile
+
+    if len(timeline) < 100:
+        return
+    p99 = percentile([elapsed for _, _, elapsed in timeline], 0.99)
+    slow = [(sent, command) for sent, command, elapsed in timeline if elapsed > p99]
+    if not slow:
+        return
+    sent_per_command: dict[str, int] = {}
+    for _, command, _ in timeline:
+        sent_per_command[command] = sent_per_command.get(command, 0) + 1
+    slow_per_command: dict[str, int] = {}
+    slow_per_second: dict[int, int] = {}
+    for sent, command in slow:
+        slow_per_command[command] = slow_per_command.get(command, 0) + 1
+        second = int(sent - start)
+        slow_per_second[second] = slow_per_second.get(second, 0) + 1
+    commands = sorted(slow_per_command.items(), key=lambda item: -item[1])[:4]
+    seconds = sorted(slow_per_second.items(), key=lambda item: -item[1])[:4]
+    print("   past the p99: " + ", ".join(
+        f"{command} {count} (of {sent_per_command[command]})" for command, count in commands
+    ) + "; in seconds " + ", ".join(f"{second}: {count}" for second, count in seconds))  # fmt: skip
 
 
 # Notices still on their way when a phase ends are waited for this long before counting.
