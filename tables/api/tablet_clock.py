@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework.request import Request
 
+from tables import selectors
 from tables.api.access import acting_user
-from tables.models import Table
 from tables.services.alerts import tablet_clock_alert
 
 TAP_HEADER = "X-Tablet-Time"
@@ -57,9 +57,13 @@ def tablet_times(request: Request) -> tuple[datetime | None, float | None]:
     return tapped_at, None
 
 
-def checked_tablet_time(request: Request, table: Table) -> datetime | None:
-    """The tap's time on the tablet (None without the header); alerts on a skewed clock."""
+def checked_tablet_time(request: Request, table_id: int) -> datetime | None:
+    """The tap's time on the tablet (None without the header); alerts on a skewed clock.
+
+    The table is read only for that rare alert (a 404 when it does not exist), recorded on
+    its own: otherwise the command's own lock is the request's one read of the table."""
     tapped_at, skew = tablet_times(request)
     if skew is not None:
+        table = selectors.table_get(table_id)
         tablet_clock_alert(table_id=table.pk, by=acting_user(request), offset_seconds=skew)
     return tapped_at

@@ -6,6 +6,8 @@ table lock, and the permission class lets through the roles the policy declares.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -186,14 +188,14 @@ class RoundOpenView(APIView):
         responses={201: STATE, **ERRORS},
     )  # fmt: skip
     def post(self, request: Request, table_id: int) -> Response:
-        table = selectors.table_get(table_id)
-        occurred_at = checked_tablet_time(request, table)
+        occurred_at = checked_tablet_time(request, table_id)
 
         def handle(key: str | None) -> Response:
             actor = acting_user(request)
-            outcome = floor.round_open(
-                table_id=table.pk, actor=actor, occurred_at=occurred_at, idempotency_key=key
-            )
+            with missing_table_is_404():
+                outcome = floor.round_open(
+                    table_id=table_id, actor=actor, occurred_at=occurred_at, idempotency_key=key
+                )
             return Response(outcome_body(outcome, actor), status=status.HTTP_201_CREATED)
 
         return run_idempotently(request, handle)
@@ -255,7 +257,7 @@ def run_command(request: Request, table_id: int, command_type: str, data: Any) -
 
     def handle(key: str | None) -> Response:
         actor = acting_user(request)
-        try:
+        with missing_table_is_404():
             outcome = table_command_from_json(
                 table_id=table_id,
                 command_type=command_type,
@@ -266,10 +268,6 @@ def run_command(request: Request, table_id: int, command_type: str, data: Any) -
                 idempotency_key=key,
                 check_body=check_body,
             )
-        except NotAllowedNowError as refused:
-            if refused.code == TABLE_NOT_FOUND:
-                raise NotFound(NO_SUCH_TABLE) from None
-            raise
         return Response(outcome_body(outcome, actor), status=status.HTTP_201_CREATED)
 
     return run_idempotently(request, handle)
@@ -313,3 +311,14 @@ class RoundAuditView(APIView):
             "state": round_.state,
         }
         return Response(body)
+
+
+@contextmanager
+def missing_table_is_404() -> Iterator[None]:
+    """A command's lock found no such table: the same 404 as a view that reads it first."""
+    try:
+        yield
+    except NotAllowedNowError as refused:
+        if refused.code == TABLE_NOT_FOUND:
+            raise NotFound(NO_SUCH_TABLE) from None
+        raise

@@ -56,7 +56,7 @@ def table_command(
     table_id: int,
     locked: Table | None = None,
     command: Any = None,
-    command_for: Callable[[Table], Any] | None = None,
+    command_for: Callable[[Table, policy.TableFacts | None], Any] | None = None,
     in_round: Round | None = None,
     actor: User | None,
     source: str,
@@ -72,11 +72,11 @@ def table_command(
     table); `approved` says a second person's approval runs it, `checked` that the calling
     service already asked for its own command (opening a round). Raises PolicyError or the
     engine's RuleError (nothing recorded) on a refusal, and refuses any command at a closed
-    table. `command_for`, instead of `command`, makes the command from the locked table (the
-    next round's, say). `in_round` is the closed round the events belong to when none is in
-    play (a correction of its payout). `preamble` facts (an approval, say) are appended just
-    before the engine's events. `locked` is the table when the caller already holds its lock
-    (the shoe's reader): one lock per command.
+    table. `command_for`, instead of `command`, makes the command from the locked table and
+    what the lock read for the policy (the next round's, say). `in_round` is the closed round
+    the events belong to when none is in play (a correction of its payout). `preamble` facts
+    (an approval, say) are appended just before the engine's events. `locked` is the table
+    when the caller already holds its lock (the shoe's reader): one lock per command.
     """
     head = (locked.head_seq, locked.head_hash) if locked is not None else None
     try:
@@ -95,7 +95,7 @@ def _decide_and_record(
     table_id: int,
     locked: Table | None,
     command: Any,
-    command_for: Callable[[Table], Any] | None,
+    command_for: Callable[[Table, policy.TableFacts | None], Any] | None,
     in_round: Round | None,
     actor: User | None,
     source: str,
@@ -121,7 +121,7 @@ def _decide_and_record(
             )
         binding = games.binding_for(table.game)
         if command_for is not None:
-            command = command_for(table)
+            command = command_for(table, table_facts)
         before = engine_state.snapshot(table)
         if not checked:
             policy.check(
@@ -230,7 +230,11 @@ def start_round_row(table: Table, in_play: Round | None, actor: User | None) -> 
         raise NotAllowedNowError("A round is already in play at this table.", code="round_in_play")
     if in_play is not None:
         close_settled_round(table, in_play, actor)
-    last = Round.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
+        # Rounds are opened here alone, under the table lock, one at a time: the one still in
+        # play is the table's latest.
+        last = in_play.number
+    else:
+        last = Round.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
     return Round.objects.create(table=table, number=last + 1, opened_at=timezone.now())
 
 

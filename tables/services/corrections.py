@@ -148,7 +148,7 @@ def correction_approve(*, correction_id: int, approver: User, note: str = "") ->
             approver.get_username(),
         )
 
-        def command_for(table: Table) -> Any:
+        def command_for(table: Table, _facts: policy.TableFacts | None) -> Any:
             if correction.round is not None and latest_round(table) != correction.round:
                 raise NotAllowedNowError(
                     "Another round has started since this correction was asked for.",

@@ -138,9 +138,10 @@ def round_open(
     """Open the next round; a settled round in play is closed first. Locks the table.
     `occurred_at` is the tap's time on the tablet, kept beside the server's."""
 
-    def opening(table: Table) -> Any:
-        # The policy is asked about the round's opening, under the one lock table_command takes.
-        policy.check(actor, "round.open", table, source=source)
+    def opening(table: Table, facts: policy.TableFacts | None) -> Any:
+        # The policy is asked about the round's opening, under the one lock table_command takes,
+        # with what that lock read for it (the dealer's assignment, the feed).
+        policy.check(actor, "round.open", table, source=source, facts=facts)
         return games.binding_for(table.game).open_round_command(table)
 
     return table_command(

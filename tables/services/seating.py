@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Case, F, Value, When
 
 from tables import policy
 from tables.engine.errors import InvalidInputError, NotAllowedNowError
@@ -129,8 +130,17 @@ def project_stacks(table: Table, state: Any, rows: Sequence[TableEvent]) -> None
     """After a hand ends: the engine's final stacks plus chips bought during the hand."""
     if not any(row.type in HAND_ENDS for row in rows):
         return
-    for seat_state in state.seats:
-        place = Seat.objects.select_for_update().get(table=table, number=seat_state.seat)
-        place.stack = seat_state.stack + place.pending_chips
-        place.pending_chips = 0
-        place.save(update_fields=["stack", "pending_chips"])
+    final = {seat_state.seat: seat_state.stack for seat_state in state.seats}
+    if not final:
+        return
+    # One statement for the hand's seats, where a read and a write per seat were twelve round
+    # trips at a full table: a hand's end cost four times a plain command, and a floor's
+    # hands ending together made its slowest second. The pending chips are read by the update
+    # itself, under its row locks.
+    final_stack = Case(
+        *(When(number=number, then=Value(stack)) for number, stack in final.items()),
+        output_field=Seat._meta.get_field("stack"),
+    )
+    Seat.objects.filter(table=table, number__in=final).update(
+        stack=final_stack + F("pending_chips"), pending_chips=0
+    )

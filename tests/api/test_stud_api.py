@@ -83,10 +83,16 @@ def test_chips_bought_during_a_hand_play_from_the_next_one(
     assert (seat.stack, seat.pending_chips) == (500, 100)
     deck = DECK.copy()
     random.Random(3).shuffle(deck)
-    play_to_the_end(tablet, deck)
+    final = play_to_the_end(tablet, deck)
     stacks = Seat.objects.filter(table=stud_table)
     assert sum(s.stack for s in stacks) + sum(s.pending_chips for s in stacks) <= 1100
     assert Seat.objects.get(table=stud_table, number=2).pending_chips == 0
+    # Each seat starts the next hand with the hand's final stack, and bruno with his 100 more.
+    ended = {seat["seat"]: seat["stack"] for seat in final["seats"]}
+    assert dict(stacks.filter(number__in=ended).values_list("number", "stack")) == {
+        1: ended[1],
+        2: ended[2] + 100,
+    }
     left = tablet.post("seats/leave", expect=201, seat=2)
     assert left["player"] == "bruno"
 

@@ -18,9 +18,10 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from tables.auth_tokens import token_issue
-from tables.models import Table
+from tables.models import Round, Table
 from tables.services.append_statements import lock_table_with_facts
-from tests.api.game_clients import SIETE_SETTINGS, open_table
+from tests.api.game_clients import SIETE_SETTINGS, STUD_SETTINGS, Tablet, open_table
+from tests.api.test_stud_api import DECK, play_to_the_end
 
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the pipeline and the raw statements are PostgreSQL's"
@@ -150,3 +151,39 @@ def test_a_field_the_command_does_not_take_is_still_a_400_naming_it(
     assert answer.json()["code"] == "invalid_input"
     assert "colour" in answer.json()["fields"]
     assert Table.objects.values_list("head_seq", flat=True).get(pk=siete_table.pk) == head
+
+
+@postgres_only
+@committed
+def test_a_hands_end_and_the_next_hands_opening_read_nothing_twice(
+    dealer_dora: User, pit_boss_paula: User
+) -> None:
+    """The pots' award writes every seat's stack in one statement, and the next hand's opening
+    reads the table by its lock alone, with the policy's reads in the lock's round trip (each
+    had been a round trip or two per seat or per check: a Stud hand's two slowest commands)."""
+    table = open_table("Stud-R", "seven_card_stud", STUD_SETTINGS, dealer_dora, pit_boss_paula)
+    tablet = Tablet(dealer_client(dealer_dora), table, "stud")
+    for seat, player in enumerate(("ana", "bruno", "carla", "dario"), start=1):
+        tablet.post("seats/sit", seat=seat, player=player, buy_in=500)
+    tablet.post("rounds")
+    deck = DECK.copy()
+    with CaptureQueriesContext(connection) as queries:
+        play_to_the_end(tablet, deck)
+    # (The reads of the table's screen between commands read the seats too, without a lock.)
+    award = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "tables_seat"')]
+    locked_seats = [
+        q["sql"] for q in queries if "tables_seat" in q["sql"] and "FOR UPDATE" in q["sql"]
+    ]
+    assert (len(award), locked_seats) == (1, []), award  # one UPDATE for the four seats
+    with CaptureQueriesContext(connection) as queries:
+        tablet.post("rounds")
+    statements = [query["sql"] for query in queries]
+    assert len(statements) == 8, statements
+    token, begin, lock, seats, closing, new_round, opening, commit = statements
+    assert (begin, commit) == ("BEGIN", "COMMIT")
+    assert "knox_authtoken" in token and "same round trip" in lock
+    assert seats.startswith('SELECT "tables_seat"')  # the players the hand is dealt to
+    assert closing.startswith("WITH inserted AS") and opening.startswith("WITH inserted AS")
+    assert new_round.startswith('INSERT INTO "tables_round"')
+    numbers = list(Round.objects.filter(table=table).values_list("number", flat=True))
+    assert sorted(numbers) == [1, 2]
