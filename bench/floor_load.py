@@ -55,7 +55,7 @@ def main() -> None:
     parser.add_argument("--paces", help="comma-separated requests/s per table, one phase each")
     parser.add_argument("--floor-pages", type=int, default=4)
     parser.add_argument(
-        "--client-processes", type=int, default=4, help="the dealers' clients split among them"
+        "--client-processes", type=int, default=1, help="the dealers' clients split among them"
     )
     parser.add_argument("--no-listeners", action="store_true")
     parser.add_argument(
