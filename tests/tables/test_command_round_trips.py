@@ -135,6 +135,24 @@ def test_a_game_command_at_a_table_that_does_not_exist_is_the_same_404(
         }
 
 
+@pytest.mark.django_db
+def test_opening_a_round_at_a_table_that_does_not_exist_is_the_same_404(
+    siete_table: Table, dealer_dora: User
+) -> None:
+    """Read by the command's lock alone, or first for a skewed tablet clock's alert: a 404."""
+    client = dealer_client(dealer_dora)
+    missing = siete_table.pk + 1000
+    skewed = {"HTTP_X_TABLET_TIME": "2020-01-01T00:00:00Z"}
+    for headers in ({}, skewed):
+        answer = client.post(f"/api/tables/{missing}/rounds", {}, format="json", **headers)
+        assert answer.status_code == 404
+        assert answer.json() == {
+            "code": "not_found",
+            "detail": "There is no such table.",
+            "fields": {},
+        }
+
+
 @postgres_only
 @pytest.mark.django_db
 def test_a_field_the_command_does_not_take_is_still_a_400_naming_it(
@@ -181,9 +199,11 @@ def test_a_hands_end_and_the_next_hands_opening_read_nothing_twice(
     assert len(statements) == 8, statements
     token, begin, lock, seats, closing, new_round, opening, commit = statements
     assert (begin, commit) == ("BEGIN", "COMMIT")
-    assert "knox_authtoken" in token and "same round trip" in lock
+    assert "knox_authtoken" in token
+    assert "same round trip" in lock
     assert seats.startswith('SELECT "tables_seat"')  # the players the hand is dealt to
-    assert closing.startswith("WITH inserted AS") and opening.startswith("WITH inserted AS")
+    assert closing.startswith("WITH inserted AS")
+    assert opening.startswith("WITH inserted AS")
     assert new_round.startswith('INSERT INTO "tables_round"')
     numbers = list(Round.objects.filter(table=table).values_list("number", flat=True))
     assert sorted(numbers) == [1, 2]
