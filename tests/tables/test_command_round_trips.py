@@ -9,6 +9,7 @@ the transaction it starts is the command's: the row stays locked until the commi
 from __future__ import annotations
 
 import tempfile
+from typing import Any
 
 import psycopg
 import pytest
@@ -118,6 +119,12 @@ def test_a_dealer_command_is_the_token_the_lock_the_write_and_the_commit(
     assert commit == "COMMIT"
 
 
+def assert_no_such_table(answer: Any) -> None:
+    """The API's one 404 for a table that does not exist, however the request reached it."""
+    assert answer.status_code == 404
+    assert answer.json() == {"code": "not_found", "detail": "There is no such table.", "fields": {}}
+
+
 @postgres_only
 @pytest.mark.django_db
 def test_a_game_command_at_a_table_that_does_not_exist_is_the_same_404(
@@ -127,12 +134,7 @@ def test_a_game_command_at_a_table_that_does_not_exist_is_the_same_404(
     missing = siete_table.pk + 1000
     for body in ({"box": 1, "amount": 10}, {"box": 1, "amount": 10, "colour": "red"}):
         answer = client.post(f"/api/tables/{missing}/siete/place-wager", body, format="json")
-        assert answer.status_code == 404
-        assert answer.json() == {
-            "code": "not_found",
-            "detail": "There is no such table.",
-            "fields": {},
-        }
+        assert_no_such_table(answer)
 
 
 @pytest.mark.django_db
@@ -144,12 +146,7 @@ def test_opening_a_round_at_a_table_that_does_not_exist_is_the_same_404(
     missing = siete_table.pk + 1000
     for headers in ({}, {"X-Tablet-Time": "2020-01-01T00:00:00Z"}):
         answer = client.post(f"/api/tables/{missing}/rounds", {}, format="json", headers=headers)
-        assert answer.status_code == 404
-        assert answer.json() == {
-            "code": "not_found",
-            "detail": "There is no such table.",
-            "fields": {},
-        }
+        assert_no_such_table(answer)
 
 
 @postgres_only
