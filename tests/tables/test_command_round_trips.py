@@ -119,34 +119,28 @@ def test_a_dealer_command_is_the_token_the_lock_the_write_and_the_commit(
     assert commit == "COMMIT"
 
 
-def assert_no_such_table(answer: Any) -> None:
-    """The API's one 404 for a table that does not exist, however the request reached it."""
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "body", "headers"),
+    [
+        ("siete/place-wager", {"box": 1, "amount": 10}, {}),
+        ("siete/place-wager", {"box": 1, "amount": 10, "colour": "red"}, {}),
+        ("rounds", {}, {}),
+        # A skewed tablet clock's alert reads the table first, on its own.
+        ("rounds", {}, {"X-Tablet-Time": "2020-01-01T00:00:00Z"}),
+    ],
+)
+def test_a_command_at_a_table_that_does_not_exist_is_the_same_404(
+    siete_table: Table, dealer_dora: User, path: str, body: dict[str, Any], headers: dict[str, str]
+) -> None:
+    """Read by the command's lock alone (no read before it): the API's one 404, before the
+    body's own checks."""
+    missing = siete_table.pk + 1000
+    answer = dealer_client(dealer_dora).post(
+        f"/api/tables/{missing}/{path}", body, format="json", headers=headers
+    )
     assert answer.status_code == 404
     assert answer.json() == {"code": "not_found", "detail": "There is no such table.", "fields": {}}
-
-
-@postgres_only
-@pytest.mark.django_db
-def test_a_game_command_at_a_table_that_does_not_exist_is_the_same_404(
-    siete_table: Table, dealer_dora: User
-) -> None:
-    client = dealer_client(dealer_dora)
-    missing = siete_table.pk + 1000
-    for body in ({"box": 1, "amount": 10}, {"box": 1, "amount": 10, "colour": "red"}):
-        answer = client.post(f"/api/tables/{missing}/siete/place-wager", body, format="json")
-        assert_no_such_table(answer)
-
-
-@pytest.mark.django_db
-def test_opening_a_round_at_a_table_that_does_not_exist_is_the_same_404(
-    siete_table: Table, dealer_dora: User
-) -> None:
-    """Read by the command's lock alone, or first for a skewed tablet clock's alert: a 404."""
-    client = dealer_client(dealer_dora)
-    missing = siete_table.pk + 1000
-    for headers in ({}, {"X-Tablet-Time": "2020-01-01T00:00:00Z"}):
-        answer = client.post(f"/api/tables/{missing}/rounds", {}, format="json", headers=headers)
-        assert_no_such_table(answer)
 
 
 @postgres_only
