@@ -18,7 +18,6 @@ from dealer_play import TablePlay
 
 @dataclass
 class Samples:
-    writes: list[float] = field(default_factory=list)
     reads: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     rounds: int = 0
@@ -27,6 +26,11 @@ class Samples:
     acks: list[tuple[int, int, float]] = field(default_factory=list)
     # Each write as (when it was sent, its command, seconds): where a phase's tail comes from.
     timeline: list[tuple[float, str, float]] = field(default_factory=list)
+
+    @property
+    def writes(self) -> list[float]:
+        """Each write's seconds, in the order sent."""
+        return [seconds for _, _, seconds in self.timeline]
 
 
 class Dealer(TablePlay):
@@ -73,7 +77,6 @@ class Dealer(TablePlay):
         self._wait_for_slot()
         status, body, elapsed = self.client.post(f"/api/tables/{self.table.table_id}/{path}", data)
         answered = time.perf_counter()
-        self.samples.writes.append(elapsed)
         self.samples.timeline.append((answered - elapsed, path.rsplit("/", 1)[-1], elapsed))
         if status >= 300:
             self.samples.errors.append(f"{status} {path}: {body}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import io
 import os
 import pstats
@@ -26,7 +27,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-BENCH = Path(__file__).resolve().parent
+from dealer_play import TablePlay  # self-contained: no Django before setup
 
 
 def main() -> None:
@@ -36,16 +37,14 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, help="the checkout whose code is measured")
     parser.add_argument("--profile", default="", help="comma-separated command names")
     args = parser.parse_args()
-    if args.tree is not None:
-        # The other tree's code first; this script's own helpers are the same in both. Its
-        # directory too: the Celery app puts the working directory first on the path.
-        sys.path.insert(0, str(args.tree.resolve()))
-        os.chdir(args.tree)
-    sys.path.insert(1, str(BENCH))
     import _django
 
     if args.tree is not None:
+        # The other tree's code first; this script's own helpers are the same in both. Its
+        # directory too: the Celery app puts the working directory first on the path.
         _django.PROJECT = args.tree.resolve()
+        sys.path.insert(0, str(_django.PROJECT))
+        os.chdir(_django.PROJECT)
     _django.setup(require_postgres=True)
     from bench_floor import ensure_floor
 
@@ -53,7 +52,9 @@ def main() -> None:
     profiler = cProfile.Profile()
     costs: dict[str, list[float]] = {}
     tables = ensure_floor(f"costs-{uuid.uuid4().hex[:6]}", args.tables, log=lambda _: None)
-    dealers = [_dealer(table, n, costs, profiler, profiled) for n, table in enumerate(tables)]
+    dealers = [
+        InProcessDealer(table, n, costs, profiler, profiled) for n, table in enumerate(tables)
+    ]
     for _ in range(args.rounds):
         for dealer in dealers:
             dealer.play_one()
@@ -67,39 +68,44 @@ def main() -> None:
         print(text.getvalue())
 
 
-def _dealer(
-    table: Any, seed: int, costs: dict[str, list[float]], profiler: Any, profiled: set[str]
-) -> Any:
-    from dealer_play import TablePlay
-    from django.contrib.auth.models import User
-    from rest_framework.test import APIClient
+class InProcessDealer(TablePlay):
+    """A table's dealer through Django's test client, with a real token; each command's time
+    goes to `costs` under its name, and the `profiled` ones run under `profiler`."""
 
-    from tables.auth_tokens import token_issue
+    def __init__(
+        self,
+        table: Any,
+        seed: int,
+        costs: dict[str, list[float]],
+        profiler: Any,
+        profiled: set[str],
+    ) -> None:
+        from django.contrib.auth.models import User
+        from rest_framework.test import APIClient
 
-    class InProcessDealer(TablePlay):
-        def __init__(self) -> None:
-            super().__init__(table.game, random.Random(seed), max_boxes=6)
-            token, _ = token_issue(user=User.objects.get(username=table.dealer))
-            self.client = APIClient()
-            self.client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        from tables.auth_tokens import token_issue
 
-        def post(self, path: str, **data: Any) -> dict[str, Any] | None:
-            name = path.rsplit("/", 1)[-1]
-            url = f"/api/tables/{table.table_id}/{path}"
-            start = time.perf_counter()
-            if name in profiled:
-                answer = profiler.runcall(self.client.post, url, data, format="json")
-            else:
-                answer = self.client.post(url, data, format="json")
-            costs.setdefault(name, []).append(time.perf_counter() - start)
-            if answer.status_code >= 300:
-                raise RuntimeError(f"{path} refused: {answer.status_code} {answer.content!r}")
-            return dict(answer.json()["state"])
+        super().__init__(table.game, random.Random(seed), max_boxes=6)
+        self.table_url = f"/api/tables/{table.table_id}"
+        self.costs, self.profiler, self.profiled = costs, profiler, profiled
+        token, _ = token_issue(user=User.objects.get(username=table.dealer))
+        self.client = APIClient()
+        self.client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
 
-        def state(self) -> dict[str, Any]:
-            return dict(self.client.get(f"/api/tables/{table.table_id}").json()["state"])
+    def post(self, path: str, **data: Any) -> dict[str, Any] | None:
+        name = path.rsplit("/", 1)[-1]
+        send = self.client.post
+        if name in self.profiled:
+            send = functools.partial(self.profiler.runcall, self.client.post)
+        start = time.perf_counter()
+        answer = send(f"{self.table_url}/{path}", data, format="json")
+        self.costs.setdefault(name, []).append(time.perf_counter() - start)
+        if answer.status_code >= 300:
+            raise RuntimeError(f"{path} refused: {answer.status_code} {answer.content!r}")
+        return dict(answer.json()["state"])
 
-    return InProcessDealer()
+    def state(self) -> dict[str, Any]:
+        return dict(self.client.get(self.table_url).json()["state"])
 
 
 if __name__ == "__main__":

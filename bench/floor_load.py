@@ -33,6 +33,7 @@ import statistics
 import threading
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -243,17 +244,9 @@ def report_tail(timeline: list[tuple[float, str, float]], start: float) -> None:
     slow = [(sent, command) for sent, command, elapsed in timeline if elapsed > p99]
     if not slow:
         return
-    sent_per_command: dict[str, int] = {}
-    for _, command, _ in timeline:
-        sent_per_command[command] = sent_per_command.get(command, 0) + 1
-    slow_per_command: dict[str, int] = {}
-    slow_per_second: dict[int, int] = {}
-    for sent, command in slow:
-        slow_per_command[command] = slow_per_command.get(command, 0) + 1
-        second = int(sent - start)
-        slow_per_second[second] = slow_per_second.get(second, 0) + 1
-    commands = sorted(slow_per_command.items(), key=lambda item: -item[1])[:4]
-    seconds = sorted(slow_per_second.items(), key=lambda item: -item[1])[:4]
+    sent_per_command = Counter(command for _, command, _ in timeline)
+    commands = Counter(command for _, command in slow).most_common(4)
+    seconds = Counter(int(sent - start) for sent, _ in slow).most_common(4)
     print("   past the p99: " + ", ".join(
         f"{command} {count} (of {sent_per_command[command]})" for command, count in commands
     ) + "; in seconds " + ", ".join(f"{second}: {count}" for second, count in seconds))  # fmt: skip

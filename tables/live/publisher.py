@@ -76,18 +76,16 @@ class _Courier:
     def reset(self) -> None:
         self.lock = threading.Lock()
         self.pending: Messages = []
-        self.draining = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self.task: asyncio.Task[None] | None = None  # held: the loop keeps only a weak one
-        self.idle = threading.Event()  # set while nothing is queued or being sent
+        self.idle = threading.Event()  # clear while a drain is queued or sending
         self.idle.set()
 
     def post(self, layer: Any, messages: Messages) -> None:
         with self.lock:
             self.pending.extend(messages)
-            if self.draining:
+            if not self.idle.is_set():
                 return  # the running drain takes these with its next batch
-            self.draining = True
             self.idle.clear()
             if self.loop is None:
                 self.loop = asyncio.new_event_loop()
@@ -104,7 +102,6 @@ class _Courier:
             with self.lock:
                 batch, self.pending = self.pending, []
                 if not batch:
-                    self.draining = False
                     self.idle.set()
                     return
             try:

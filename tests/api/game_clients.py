@@ -17,6 +17,7 @@ OPENING_CHIPS = {"5": 100, "25": 40}
 
 SIETE_SETTINGS = {"min_stake": 10, "max_stake": 200, "chip": 5}
 STUD_SETTINGS = {"small_bet": 20, "chip": 1, "rake_percent": "5", "rake_cap": 3}
+DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]  # a Stud table's deck
 
 
 def open_table(
@@ -118,3 +119,22 @@ def approve(client: APIClient, correction_id: int, expect: int = 200) -> dict[st
     response = client.post(f"/api/corrections/{correction_id}/approve")
     assert response.status_code == expect, response.json()
     return dict(response.json())
+
+
+def play_to_the_end(tablet: Tablet, deck: list[str]) -> dict[str, Any]:
+    """Deal what is due, and every player calls (or checks) to the showdown."""
+    for _ in range(400):
+        state = tablet.state()
+        if state["phase"] in ("complete", "voided"):
+            return state
+        if state["card_due"] is not None:
+            tablet.send("record_card", card=deck.pop())
+        elif state["to_act"] is not None:
+            by_kind = {option["action"]: option for option in state["legal_actions"]}
+            kind = next(k for k in ("check", "call", "bring_in") if k in by_kind)
+            tablet.send(kind, seat=state["to_act"], amount=by_kind[kind]["amount"])
+        elif state["next_to_show"] is not None:
+            tablet.send("show", seat=state["next_to_show"])
+        else:
+            tablet.send("award_pots")
+    raise AssertionError("the hand did not finish")

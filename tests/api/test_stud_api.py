@@ -11,10 +11,9 @@ from django.contrib.auth.models import User
 
 from tables.models import Round, Seat, Table, TableEvent
 from tables.verification import verify_table
-from tests.api.game_clients import STUD_SETTINGS, Tablet, open_table
+from tests.api.game_clients import DECK, STUD_SETTINGS, Tablet, open_table, play_to_the_end
 
 pytestmark = pytest.mark.django_db
-DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 
 
 @pytest.fixture
@@ -24,25 +23,6 @@ def stud_table(dealer_dora: User, pit_boss_paula: User) -> Table:
 
 def tablet_at(client: Any, table: Table) -> Tablet:
     return Tablet(client, table, "stud")
-
-
-def play_to_the_end(tablet: Tablet, deck: list[str]) -> dict[str, Any]:
-    """Deal what is due, and every player calls (or checks) to the showdown."""
-    for _ in range(400):
-        state = tablet.state()
-        if state["phase"] in ("complete", "voided"):
-            return state
-        if state["card_due"] is not None:
-            tablet.send("record_card", card=deck.pop())
-        elif state["to_act"] is not None:
-            by_kind = {option["action"]: option for option in state["legal_actions"]}
-            kind = next(k for k in ("check", "call", "bring_in") if k in by_kind)
-            tablet.send(kind, seat=state["to_act"], amount=by_kind[kind]["amount"])
-        elif state["next_to_show"] is not None:
-            tablet.send("show", seat=state["next_to_show"])
-        else:
-            tablet.send("award_pots")
-    raise AssertionError("the hand did not finish")
 
 
 def test_players_sit_play_a_hand_and_keep_their_stacks(

@@ -21,8 +21,14 @@ from rest_framework.test import APIClient
 from tables.auth_tokens import token_issue
 from tables.models import Round, Table
 from tables.services.append_statements import lock_table_with_facts
-from tests.api.game_clients import SIETE_SETTINGS, STUD_SETTINGS, Tablet, open_table
-from tests.api.test_stud_api import DECK, play_to_the_end
+from tests.api.game_clients import (
+    DECK,
+    SIETE_SETTINGS,
+    STUD_SETTINGS,
+    Tablet,
+    open_table,
+    play_to_the_end,
+)
 
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the pipeline and the raw statements are PostgreSQL's"
