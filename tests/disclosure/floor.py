@@ -22,7 +22,13 @@ from devices.django_sink import DjangoLinkSink
 from tables.engine import stud
 from tables.models import Table, TableEvent
 from tables.services.commands import table_command
-from tests.api.game_clients import SIETE_SETTINGS, STUD_SETTINGS, Tablet, open_table
+from tests.api.game_clients import (
+    SIETE_SETTINGS,
+    STUD_SETTINGS,
+    Tablet,
+    open_table,
+    play_to_the_end,
+)
 
 SHOE_SERIAL = "SIM-DISC-1"
 
@@ -173,22 +179,7 @@ STUD_REST = ["3h", "4h", "5d", "6d", "Th", "Js", "Qc", "Qd", "3s", "4s", "5c", "
 
 
 def stud_finish(live: LiveRound) -> None:
-    tablet = live.tablet
-    assert tablet is not None
-    deck = list(reversed(STUD_REST))
-    for _ in range(200):
-        state = tablet.state()
-        if state["phase"] in ("complete", "voided"):
-            break
-        if state["card_due"] is not None:
-            tablet.send("record_card", card=deck.pop())
-        elif state["to_act"] is not None:
-            options = {option["action"]: option for option in state["legal_actions"]}
-            kind = next(k for k in ("check", "call", "bring_in") if k in options)
-            tablet.send(kind, seat=state["to_act"], amount=options[kind]["amount"])
-        elif state["next_to_show"] is not None:
-            tablet.send("show", seat=state["next_to_show"])
-        else:
-            tablet.send("award_pots")
+    assert live.tablet is not None
+    play_to_the_end(live.tablet, list(reversed(STUD_REST)))
     closed = live.clients["dealer"].post(f"/api/tables/{live.table.pk}/rounds/close")
     assert closed.status_code == 200, closed.content
