@@ -9,7 +9,8 @@ For each game it makes two tables and plays whole shifts on them through the ser
 demo shift does (opener counted by the dealer and a pit boss, buy-ins, fills and credits,
 rounds, closer, drop): the aged table plays `--prior-shifts` shifts, each followed by its
 audit (which leaves the verified checkpoint at the shift's end); then both tables play the
-same last shift, with the same seed: the same hands. The benchmark times the audit's work for one table of that last shift
+same last shift, with the same seed: the same hands, so that the two audits differ by the
+history alone. The benchmark times the audit's work for one table of that last shift
 (`table_findings`, the body of the per-table audit job: the chain from the last checkpoint,
 the replay of the rounds walked, the shift's findings), the two tables alternately (each
 first in every other pair), and prints each table's spread (median, quartiles, p90, p99,
