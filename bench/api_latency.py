@@ -42,7 +42,9 @@ def main() -> None:
     setup(require_postgres=True)
     from bench_floor import ensure_floor
     from bench_http import Server
+    from commit_probe import print_commit_latency
 
+    print_commit_latency()
     pooled: dict[tuple[str, str], list[float]] = {}
     with Server(args.port, args.workers, PROJECT / "var" / "api_latency_server.log"):
         for run in range(args.runs):

@@ -11,7 +11,9 @@ Each phase plays fresh tables (made for the run) and then, if `--aged-prefix` na
 seeded by bench/seed_history.py (10,000 prior events each), those, on the same server. It
 reports requests/s, events/s, median and p99 of writes and reads, errors, the event rows
 before and after, the server's CPU per request, and then the server's cheapest endpoint
-(/api/live, no I/O) driven flat out by as many clients, as the stack's own limit.
+(/api/live, no I/O) driven flat out by as many clients, as the stack's own limit. It first
+times the database's own commit on this host (bench/commit_probe.py), which every write waits
+for.
 
 Websocket listeners (bench/bench_listeners.py, a process of their own) stand for open tablets,
 one per table on its table's socket, and `--floor-pages` floor pages that hear every table,
@@ -66,6 +68,7 @@ def main() -> None:
     setup(require_postgres=True)
     from bench_floor import PASSWORD, ensure_floor
     from bench_http import Server, sign_in
+    from commit_probe import print_commit_latency
 
     phases: list[tuple[str, Any]] = []
     if not args.skip_fresh:
@@ -77,6 +80,7 @@ def main() -> None:
         phases.append((f"aged (median {prior:.0f} prior events)", aged))
     paces = [float(p) for p in args.paces.split(",")] if args.paces else [args.pace]
     print(f"load average before: {load_average()}")
+    print_commit_latency()
     with Server(args.port, args.workers, PROJECT / "var" / "floor_load_server.log") as server:
         for name, tables in phases:
             tokens = signed_in(tables, lambda t: sign_in(args.port, t.dealer, PASSWORD))
