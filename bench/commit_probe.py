@@ -1,10 +1,10 @@
 """The database's own commit on this host, printed beside a benchmark's figures.
 
 A dealer's command ends in a COMMIT that waits for the disk's flush (fsync is on). How long
-that flush takes is the host's, not the service's: on one host of this project's machine it
-was 18 ms (docs/performance/shoe-db.md), on another 0.08 ms, and every latency of an HTTP
-benchmark moves with it. So the HTTP benchmarks time it in the same run: one-row INSERTs, each
-committed on its own, into a scratch table that is dropped afterwards.
+that flush takes is the host's, not the service's, and the hosts this project is measured on
+differ: the same dealer API answered in a median of 20-22 ms on some and 2.3-2.6 ms on another
+(docs/PERFORMANCE.md). So the HTTP benchmarks time the database's commit in the same run: one-row
+INSERTs, each committed on its own, into a scratch table that is dropped afterwards.
 """
 
 from __future__ import annotations
