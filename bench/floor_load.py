@@ -12,8 +12,8 @@ seeded by bench/seed_history.py (10,000 prior events each), those, on the same s
 reports requests/s, events/s, median and p99 of writes and reads, errors, the event rows
 before and after, the server's CPU per request, and then the server's cheapest endpoint
 (/api/live, no I/O) driven flat out by as many clients, as the stack's own limit. It first
-times the database's own commit on this host (bench/commit_probe.py), which every write waits
-for.
+times the database's own commit on this host, which every write waits for, and a fixed piece
+of the engine's work before and after the load (bench/host_probe.py): the host's own speed.
 
 Websocket listeners (bench/bench_listeners.py, a process of their own) stand for open tablets,
 one per table on its table's socket, and `--floor-pages` floor pages that hear every table,
@@ -68,7 +68,7 @@ def main() -> None:
     setup(require_postgres=True)
     from bench_floor import PASSWORD, ensure_floor
     from bench_http import Server, sign_in
-    from commit_probe import print_commit_latency
+    from host_probe import print_host
 
     phases: list[tuple[str, Any]] = []
     if not args.skip_fresh:
@@ -80,7 +80,7 @@ def main() -> None:
         phases.append((f"aged (median {prior:.0f} prior events)", aged))
     paces = [float(p) for p in args.paces.split(",")] if args.paces else [args.pace]
     print(f"load average before: {load_average()}")
-    print_commit_latency()
+    print_host()
     with Server(args.port, args.workers, PROJECT / "var" / "floor_load_server.log") as server:
         for name, tables in phases:
             tokens = signed_in(tables, lambda t: sign_in(args.port, t.dealer, PASSWORD))
@@ -101,6 +101,7 @@ def main() -> None:
                     listeners.stop()
         report_live(server, args)
     print(f"load average after: {load_average()}")
+    print_host("after")
 
 
 def load_average() -> str:
