@@ -42,9 +42,10 @@ def main() -> None:
     setup(require_postgres=True)
     from bench_floor import ensure_floor
     from bench_http import Server
-    from host_probe import print_host
+    from host_probe import print_commit_latency, print_reference_work
 
-    print_host()
+    print_commit_latency()
+    print_reference_work("before")
     pooled: dict[tuple[str, str], list[float]] = {}
     with Server(args.port, args.workers, PROJECT / "var" / "api_latency_server.log"):
         for run in range(args.runs):
@@ -61,7 +62,7 @@ def main() -> None:
                     pooled.setdefault((label, table.game), []).extend(ms)
     if args.runs > 1:
         _print_pooled(pooled, args.runs)
-    print_host("after")
+    print_reference_work("after")
 
 
 def _play(port: int, table: Any, requests: int, label: str) -> list[float]:

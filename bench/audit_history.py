@@ -71,8 +71,6 @@ def main() -> None:
         start = time.perf_counter()
         for index, key in enumerate(keys[:-1]):
             _play(aged, key, args.rounds, staff, seed=args.rounds * 1000 + index)
-        # The same seed for the last shift at both tables: the same hands, so that what the
-        # two audits differ by is the history alone.
         for table in (fresh, aged):
             _play(table, last, args.rounds, staff, seed=args.rounds * 1000 + len(keys))
         print(f"{game}: shifts played in {time.perf_counter() - start:.0f} s; "

@@ -68,7 +68,7 @@ def main() -> None:
     setup(require_postgres=True)
     from bench_floor import PASSWORD, ensure_floor
     from bench_http import Server, sign_in
-    from host_probe import print_host
+    from host_probe import print_commit_latency, print_reference_work
 
     phases: list[tuple[str, Any]] = []
     if not args.skip_fresh:
@@ -80,7 +80,8 @@ def main() -> None:
         phases.append((f"aged (median {prior:.0f} prior events)", aged))
     paces = [float(p) for p in args.paces.split(",")] if args.paces else [args.pace]
     print(f"load average before: {load_average()}")
-    print_host()
+    print_commit_latency()
+    print_reference_work("before")
     with Server(args.port, args.workers, PROJECT / "var" / "floor_load_server.log") as server:
         for name, tables in phases:
             tokens = signed_in(tables, lambda t: sign_in(args.port, t.dealer, PASSWORD))
@@ -101,7 +102,7 @@ def main() -> None:
                     listeners.stop()
         report_live(server, args)
     print(f"load average after: {load_average()}")
-    print_host("after")
+    print_reference_work("after")
 
 
 def load_average() -> str:

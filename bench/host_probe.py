@@ -55,11 +55,13 @@ def reference_work_ms(repeats: int = 3) -> float:
     return statistics.median(times)
 
 
-def print_host(when: str = "before") -> None:
-    """The host's reference work, and before the load the database's commit too."""
-    if when == "before":
-        print(f"   the database's commit on this host (a one-row INSERT, {COMMITS} times, each "
-              f"committed): {commit_latency()}", flush=True)  # fmt: skip
+def print_commit_latency() -> None:
+    print(f"   the database's commit on this host (a one-row INSERT, {COMMITS} times, each "
+          f"committed): {commit_latency()}", flush=True)  # fmt: skip
+
+
+def print_reference_work(when: str) -> None:
+    """`when`: "before" or "after" the load."""
     print(f"   the host's reference work {when} the load ({REFERENCE_ROUNDS} seeded Siete y "
           f"Medio rounds through the engine, median of 3): {reference_work_ms():.0f} ms",
           flush=True)  # fmt: skip
